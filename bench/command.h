@@ -1,0 +1,33 @@
+/*
+ * Subcommands of regionbench.  Each command file exports one
+ * struct command_entry; bench/regionbench.c lists them in one table.
+ */
+#ifndef RB_COMMAND_H
+#define RB_COMMAND_H
+
+#include <stdio.h>
+
+#include "opt.h"
+
+struct command_entry {
+	const char		*name;
+	const char		*usage;		/* after "regionbench NAME " */
+	const char		*summary;	/* one line for "help" */
+	const char		*description;	/* paragraph for --help */
+	const struct opt_def	*options;	/* NULL when it has none */
+	int			(*exec)(int argc, char **argv);
+};
+
+void	 command_usage(FILE *f, const struct command_entry *entry);
+int	 command_parse(const struct command_entry *entry, void *settings,
+	     int argc, char **argv, int *first_arg);
+
+/* The commands, one per bench/cmd-*.c file. */
+#define COMMAND_LIST(X) \
+	X(help)
+
+#define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
+COMMAND_LIST(COMMAND_EXTERN)
+#undef COMMAND_EXTERN
+
+#endif

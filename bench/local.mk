@@ -1,0 +1,11 @@
+# bench/: the regionbench program, its subcommands, runner and sampler.
+noinst_LIBRARIES += bench/libbench.a
+bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+bench_libbench_a_SOURCES = \
+	bench/command.h
+
+bin_PROGRAMS += bench/regionbench
+bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+bench_regionbench_SOURCES = bench/regionbench.c
+bench_regionbench_LDADD = bench/libbench.a analyze/libanalyze.a \
+	workloads/libworkloads.a lib/librb.a $(RB_LIBS)

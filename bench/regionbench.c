@@ -1,0 +1,153 @@
+/*
+ * regionbench: one program, subcommands from one table (DESIGN.md
+ * section 7).  This file finds the command by name or unique prefix and
+ * runs it; everything else lives in the bench/cmd-*.c files.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "log.h"
+
+#define COMMAND_ELEM(name) &cmd_##name##_entry,
+static const struct command_entry *const command_table[] = {
+	COMMAND_LIST(COMMAND_ELEM)
+	NULL
+};
+#undef COMMAND_ELEM
+
+/* Print the usage line, description and options of one command. */
+void
+command_usage(FILE *f, const struct command_entry *entry)
+{
+	fprintf(f, "usage: regionbench %s %s\n\n%s\n", entry->name,
+	    entry->usage, entry->summary);
+	if (entry->description != NULL)
+		fprintf(f, "\n%s\n", entry->description);
+	if (entry->options != NULL) {
+		fprintf(f, "\noptions:\n");
+		opt_print_help(f, entry->options);
+	}
+}
+
+/*
+ * Apply a command's defaults and parse its command line.  --help prints
+ * the usage and exits 0; errors print a message and exit 2.
+ */
+int
+command_parse(const struct command_entry *entry, void *settings, int argc,
+    char **argv, int *first_arg)
+{
+	struct opt_set set = { entry->options, settings };
+	char *cause = NULL;
+	int rc;
+
+	if (entry->options != NULL &&
+	    (rc = opt_defaults(entry->options, settings, &cause)) != 0)
+		die(-rc, "%s: bad default: %s", entry->name, cause);
+	rc = opt_parse(&set, entry->options != NULL ? 1 : 0, argc, argv,
+	    first_arg, &cause);
+	if (rc == OPT_HELP_REQUESTED) {
+		command_usage(stdout, entry);
+		exit(RB_EXIT_OK);
+	}
+	if (rc != 0) {
+		log_errorx("%s: %s", entry->name, cause);
+		fprintf(stderr, "usage: regionbench %s %s\n", entry->name,
+		    entry->usage);
+		exit(RB_EXIT_INPUT);
+	}
+	return (0);
+}
+
+/* Print the list of commands. */
+static void
+usage_all(FILE *f)
+{
+	const struct command_entry *const *entry;
+
+	fprintf(f, "usage: regionbench COMMAND [options]\n\n"
+	    "Measure how a workload's pages spread over physical memory "
+	    "regions.\n\ncommands:\n");
+	for (entry = command_table; *entry != NULL; entry++)
+		fprintf(f, "  %-10s %s\n", (*entry)->name, (*entry)->summary);
+	fprintf(f, "\nRun 'regionbench COMMAND --help' for the options of "
+	    "one command.\n");
+}
+
+/* Find a command by exact name or unique prefix. */
+static const struct command_entry *
+command_find(const char *name)
+{
+	const struct command_entry *const *entry, *found = NULL;
+	char candidates[256] = "";
+	size_t len = strlen(name);
+	int nfound = 0;
+
+	for (entry = command_table; *entry != NULL; entry++) {
+		if (strcmp((*entry)->name, name) == 0)
+			return (*entry);
+		if (strncmp((*entry)->name, name, len) == 0) {
+			if (nfound++ > 0)
+				strncat(candidates, ", ", sizeof candidates -
+				    strlen(candidates) - 1);
+			strncat(candidates, (*entry)->name, sizeof candidates -
+			    strlen(candidates) - 1);
+			found = *entry;
+		}
+	}
+	if (nfound == 1)
+		return (found);
+	if (nfound > 1)
+		die(RB_EXIT_INPUT, "ambiguous command '%s': could be %s", name,
+		    candidates);
+	log_errorx("unknown command '%s'", name);
+	usage_all(stderr);
+	exit(RB_EXIT_INPUT);
+}
+
+/* "regionbench help [COMMAND]". */
+static int
+cmd_help_exec(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "--help") != 0) {
+		command_usage(stdout, command_find(argv[1]));
+		return (RB_EXIT_OK);
+	}
+	usage_all(stdout);
+	return (RB_EXIT_OK);
+}
+
+const struct command_entry cmd_help_entry = {
+	.name = "help",
+	.usage = "[COMMAND]",
+	.summary = "list the commands, or show the options of one",
+	.exec = cmd_help_exec,
+};
+
+int
+main(int argc, char **argv)
+{
+	const struct command_entry *entry;
+
+	/* Numbers in CSV and JSON must not depend on the user's locale. */
+	setlocale(LC_ALL, "C");
+	log_set_program("regionbench");
+	if (argc < 2) {
+		usage_all(stderr);
+		return (RB_EXIT_INPUT);
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("regionbench %s\n", PACKAGE_VERSION);
+		return (RB_EXIT_OK);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage_all(stdout);
+		return (RB_EXIT_OK);
+	}
+	entry = command_find(argv[1]);
+	return (entry->exec(argc - 1, argv + 1));
+}

@@ -1,0 +1,219 @@
+/*
+ * Messages go to stderr prefixed with the program name so that a line in a
+ * CI log says who printed it.  Allocation failures are not recoverable in a
+ * benchmark, so the x* wrappers die with exit status 3.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static const char *log_name = "regionbench";
+static int log_quiet;
+
+/* Set the name printed in front of every message. */
+void
+log_set_program(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	log_name = slash != NULL ? slash + 1 : name;
+}
+
+/* Return the name printed in front of every message. */
+const char *
+log_program(void)
+{
+	return (log_name);
+}
+
+/* Silence informational messages (warnings and errors still print). */
+void
+log_set_quiet(int quiet)
+{
+	log_quiet = quiet;
+}
+
+/* Print one message line with a prefix. */
+static void
+log_vprint(const char *kind, const char *fmt, va_list ap)
+{
+	char line[4096];
+
+	vsnprintf(line, sizeof line, fmt, ap);
+	if (kind != NULL)
+		fprintf(stderr, "%s: %s: %s\n", log_name, kind, line);
+	else
+		fprintf(stderr, "%s: %s\n", log_name, line);
+	fflush(stderr);
+}
+
+/* Print a warning. */
+void
+log_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("warning", fmt, ap);
+	va_end(ap);
+}
+
+/* Print an informational message unless quiet. */
+void
+log_infox(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_quiet)
+		return;
+	va_start(ap, fmt);
+	log_vprint(NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* Print an error without exiting. */
+void
+log_errorx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("error", fmt, ap);
+	va_end(ap);
+}
+
+/* Print an error and exit with the given code. */
+void
+die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint("error", fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+/* Print an error with strerror(errno) appended and exit. */
+void
+die_errno(int code, const char *fmt, ...)
+{
+	char line[4096];
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: error: %s: %s\n", log_name, line,
+	    strerror(saved));
+	exit(code);
+}
+
+/* Die because memory ran out. */
+static void
+out_of_memory(size_t size)
+{
+	die(RB_EXIT_ENV, "out of memory allocating %zu bytes", size);
+}
+
+/* Allocate or die. */
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size == 0 ? 1 : size);
+
+	if (p == NULL)
+		out_of_memory(size);
+	return (p);
+}
+
+/* Allocate zeroed memory or die. */
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size);
+
+	if (p == NULL)
+		out_of_memory(nmemb * size);
+	return (p);
+}
+
+/* Resize an array, checking the multiplication, or die. */
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size != 0 && nmemb > ((size_t)-1) / size)
+		out_of_memory((size_t)-1);
+	p = realloc(ptr, nmemb * size == 0 ? 1 : nmemb * size);
+	if (p == NULL)
+		out_of_memory(nmemb * size);
+	return (p);
+}
+
+/* Duplicate a string or die. */
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		out_of_memory(strlen(s) + 1);
+	return (p);
+}
+
+/* Duplicate at most n bytes of a string or die. */
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		out_of_memory(n + 1);
+	return (p);
+}
+
+/* Format into a new string or die. */
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+
+	if (vasprintf(&p, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return (p);
+}
+
+/* Format into a new string or die. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return (p);
+}
+
+/* Fill in a cause string and return the negated exit code. */
+int
+fail_with(char **cause, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return (-code);
+}

@@ -1,0 +1,351 @@
+/*
+ * Option tables: defaults, one value at a time (suite files), whole command
+ * lines with GNU long options and unique prefixes, and help text.  Errors say
+ * which option and what was expected so the caller can exit 2.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "opt.h"
+#include "units.h"
+
+/* Address of the field an option writes. */
+static void *
+opt_field(const struct opt_def *def, void *settings)
+{
+	return ((char *)settings + def->offset);
+}
+
+/* Release what an option owns (strings, lists). */
+static void
+opt_release(const struct opt_def *def, void *settings)
+{
+	struct opt_list *list;
+	char **str;
+	int i;
+
+	switch (def->type) {
+	case OPT_STRING:
+		str = opt_field(def, settings);
+		free(*str);
+		*str = NULL;
+		break;
+	case OPT_LIST:
+		list = opt_field(def, settings);
+		for (i = 0; i < list->n; i++)
+			free(list->v[i]);
+		free(list->v);
+		list->v = NULL;
+		list->n = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Free every string and list an option table owns in settings. */
+void
+opt_free(const struct opt_def *defs, void *settings)
+{
+	for (; defs->name != NULL; defs++)
+		opt_release(defs, settings);
+}
+
+/* Find an option by exact name. */
+const struct opt_def *
+opt_find(const struct opt_def *defs, const char *name)
+{
+	for (; defs->name != NULL; defs++) {
+		if (strcmp(defs->name, name) == 0)
+			return (defs);
+	}
+	return (NULL);
+}
+
+/* Check a number against the option's range. */
+static int
+opt_check_range(const struct opt_def *def, int64_t v, const char *value,
+    char **cause)
+{
+	if (def->min == 0 && def->max == 0)
+		return (0);
+	if (v < def->min || v > def->max)
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "--%s %s is out of range (%" PRId64 " to %" PRId64 ")",
+		    def->name, value, def->min, def->max));
+	return (0);
+}
+
+/* Parse one value for one option into the settings. */
+int
+opt_set_value(const struct opt_def *def, void *settings, const char *value,
+    char **cause)
+{
+	void *field = opt_field(def, settings);
+	struct opt_size size;
+	struct opt_list *list;
+	char *why = NULL;
+	uint64_t u;
+	long l;
+	int i, rc = 0;
+
+	switch (def->type) {
+	case OPT_FLAG:
+		if (value == NULL || strcmp(value, "1") == 0 ||
+		    strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 ||
+		    strcmp(value, "on") == 0)
+			*(int *)field = 1;
+		else if (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
+		    strcmp(value, "false") == 0 || strcmp(value, "off") == 0)
+			*(int *)field = 0;
+		else
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "--%s takes yes or no, not '%s'", def->name,
+			    value));
+		return (0);
+	case OPT_LONG:
+		rc = units_parse_long(value, LONG_MIN, LONG_MAX, &l, &why);
+		if (rc == 0 && (rc = opt_check_range(def, l, value, cause)) ==
+		    0)
+			*(long *)field = l;
+		break;
+	case OPT_U64:
+		rc = units_parse_u64(value, 0, UINT64_MAX, &u, &why);
+		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
+		    cause)) == 0)
+			*(uint64_t *)field = u;
+		break;
+	case OPT_SIZE:
+		rc = units_parse_size(value, &u, &why);
+		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
+		    cause)) == 0)
+			*(uint64_t *)field = u;
+		break;
+	case OPT_SIZE_PCT:
+		rc = units_parse_size_pct(value, &size.bytes, &size.pct, &why);
+		if (rc == 0 && size.pct == 0)
+			rc = opt_check_range(def, (int64_t)size.bytes, value,
+			    cause);
+		if (rc == 0)
+			*(struct opt_size *)field = size;
+		break;
+	case OPT_DURATION:
+		rc = units_parse_duration(value, &u, &why);
+		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
+		    cause)) == 0)
+			*(uint64_t *)field = u;
+		break;
+	case OPT_STRING:
+		if (value == NULL)
+			value = "";
+		free(*(char **)field);
+		*(char **)field = xstrdup(value);
+		return (0);
+	case OPT_ENUM:
+		for (i = 0; def->choices[i] != NULL; i++) {
+			if (strcmp(def->choices[i], value) == 0) {
+				*(int *)field = i;
+				return (0);
+			}
+		}
+		{
+			char list_text[512] = "";
+
+			for (i = 0; def->choices[i] != NULL; i++) {
+				if (i > 0)
+					strncat(list_text, ", ", sizeof
+					    list_text - strlen(list_text) - 1);
+				strncat(list_text, def->choices[i], sizeof
+				    list_text - strlen(list_text) - 1);
+			}
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "--%s: '%s' is not one of %s", def->name, value,
+			    list_text));
+		}
+	case OPT_LIST:
+		list = field;
+		list->v = xreallocarray(list->v, list->n + 1, sizeof *list->v);
+		list->v[list->n++] = xstrdup(value);
+		return (0);
+	}
+	if (why != NULL) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--%s: %s", def->name,
+		    why);
+		free(why);
+	}
+	return (rc);
+}
+
+/* Apply every default of a table. */
+int
+opt_defaults(const struct opt_def *defs, void *settings, char **cause)
+{
+	const struct opt_def *def;
+	int rc;
+
+	for (def = defs; def->name != NULL; def++) {
+		if (def->def == NULL)
+			continue;
+		if ((rc = opt_set_value(def, settings, def->def, cause)) != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+/* Look up a long option by exact name or unique prefix in every table. */
+static int
+opt_lookup(const struct opt_set *sets, int nsets, const char *name,
+    size_t len, const struct opt_def **found, int *which, char **cause)
+{
+	const struct opt_def *def, *match = NULL;
+	char others[512] = "";
+	int i, nmatch = 0, mwhich = -1;
+
+	for (i = 0; i < nsets; i++) {
+		for (def = sets[i].defs; def->name != NULL; def++) {
+			if (strncmp(def->name, name, len) != 0)
+				continue;
+			if (strlen(def->name) == len) {
+				*found = def;
+				*which = i;
+				return (0);
+			}
+			if (match != NULL && match == def)
+				continue;
+			nmatch++;
+			if (nmatch <= 4) {
+				if (others[0] != '\0')
+					strncat(others, ", ", sizeof others -
+					    strlen(others) - 1);
+				strncat(others, "--", sizeof others -
+				    strlen(others) - 1);
+				strncat(others, def->name, sizeof others -
+				    strlen(others) - 1);
+			}
+			match = def;
+			mwhich = i;
+		}
+	}
+	if (nmatch == 1) {
+		*found = match;
+		*which = mwhich;
+		return (0);
+	}
+	if (nmatch > 1)
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "ambiguous option --%.*s (could be %s)", (int)len, name,
+		    others));
+	return (fail_with(cause, RB_EXIT_INPUT,
+	    "unknown option --%.*s (see --help)", (int)len, name));
+}
+
+/*
+ * Parse a command line (argv[0] is the command name) against several tables.
+ * Options and arguments may be mixed; "--" ends options.  Arguments are
+ * moved to the end of argv and *first_arg says where they start.  Returns
+ * OPT_HELP_REQUESTED for --help, 0 on success or -RB_EXIT_INPUT.
+ */
+int
+opt_parse(const struct opt_set *sets, int nsets, int argc, char **argv,
+    int *first_arg, char **cause)
+{
+	const struct opt_def *def;
+	char **args = xcalloc(argc + 1, sizeof *args);
+	const char *arg, *name, *eq, *value;
+	int i, j, nargs = 0, which, rc = 0;
+	size_t len;
+
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (strcmp(arg, "--") == 0) {
+			for (j = i + 1; j < argc; j++)
+				args[nargs++] = argv[j];
+			break;
+		}
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			rc = OPT_HELP_REQUESTED;
+			goto out;
+		}
+		if (strncmp(arg, "--", 2) != 0) {
+			if (arg[0] == '-' && arg[1] != '\0') {
+				rc = fail_with(cause, RB_EXIT_INPUT,
+				    "unknown option %s (options are long: "
+				    "--name value; see --help)", arg);
+				goto out;
+			}
+			args[nargs++] = argv[i];
+			continue;
+		}
+		name = arg + 2;
+		eq = strchr(name, '=');
+		len = eq != NULL ? (size_t)(eq - name) : strlen(name);
+		if ((rc = opt_lookup(sets, nsets, name, len, &def, &which,
+		    cause)) != 0)
+			goto out;
+		if (def->type == OPT_FLAG) {
+			value = eq != NULL ? eq + 1 : NULL;
+		} else if (eq != NULL) {
+			value = eq + 1;
+		} else {
+			if (i + 1 >= argc) {
+				rc = fail_with(cause, RB_EXIT_INPUT,
+				    "--%s needs a value (%s)", def->name,
+				    def->arg != NULL ? def->arg : "VALUE");
+				goto out;
+			}
+			value = argv[++i];
+		}
+		if ((rc = opt_set_value(def, sets[which].settings, value,
+		    cause)) != 0)
+			goto out;
+	}
+	/* Keep argv[0], then the arguments in order. */
+	for (j = 0; j < nargs; j++)
+		argv[argc - nargs + j] = args[j];
+	*first_arg = argc - nargs;
+out:
+	free(args);
+	return (rc);
+}
+
+/* Print the options of a table as aligned help lines. */
+void
+opt_print_help(FILE *f, const struct opt_def *defs)
+{
+	const struct opt_def *def;
+	char left[64];
+	int i;
+
+	for (def = defs; def->name != NULL; def++) {
+		if (def->type == OPT_FLAG)
+			snprintf(left, sizeof left, "--%s", def->name);
+		else
+			snprintf(left, sizeof left, "--%s %s", def->name,
+			    def->arg != NULL ? def->arg : "VALUE");
+		fprintf(f, "  %-26s %s", left, def->help);
+		if (def->type == OPT_ENUM) {
+			fprintf(f, " (");
+			for (i = 0; def->choices[i] != NULL; i++)
+				fprintf(f, "%s%s", i > 0 ? "|" : "",
+				    def->choices[i]);
+			fprintf(f, ")");
+		}
+		if (def->def != NULL && def->type != OPT_FLAG)
+			fprintf(f, " [default: %s]", def->def);
+		fputc('\n', f);
+	}
+}
+
+/* Turn a size option into bytes, given MemAvailable in bytes. */
+uint64_t
+opt_size_resolve(const struct opt_size *size, uint64_t available)
+{
+	if (size->pct > 0)
+		return ((uint64_t)((double)available * size->pct / 100.0));
+	return (size->bytes);
+}

@@ -1,0 +1,1 @@
+# tests for the analyze part (included from Makefile.am)

@@ -1,0 +1,1 @@
+# tests for the charts part (included from Makefile.am)

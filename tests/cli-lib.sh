@@ -1,0 +1,70 @@
+# Helpers for the shell CLI tests: TAP output and running regionbench with
+# captured stdout, stderr and exit status.  Sourced by tests/*.sh.
+
+TAP_N=0
+TAP_FAILED=0
+: "${REGIONBENCH:=bench/regionbench}"
+: "${FIXTURES:=tests/fixtures/proc}"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rbtest.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# ok COND_STATUS DESCRIPTION: report one result from a status code.
+ok() {
+	TAP_N=$((TAP_N + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $TAP_N - $2"
+	else
+		echo "not ok $TAP_N - $2"
+		TAP_FAILED=$((TAP_FAILED + 1))
+	fi
+}
+
+# diag TEXT: print a TAP diagnostic, one line per input line.
+diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+# rb ARGS...: run regionbench; sets RC, leaves $WORK/out and $WORK/err.
+rb() {
+	"$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+}
+
+# expect_rc WANT DESCRIPTION: check the last exit status.
+expect_rc() {
+	[ "$RC" -eq "$1" ]
+	st=$?
+	ok $st "$2 (exit $RC, want $1)"
+	if [ $st -ne 0 ]; then
+		diag "stdout:" "$(head -c 2000 "$WORK/out")" \
+		    "stderr:" "$(head -c 2000 "$WORK/err")"
+	fi
+}
+
+# expect_err PATTERN DESCRIPTION: stderr of the last run matches PATTERN.
+expect_err() {
+	grep -qE -- "$1" "$WORK/err"
+	st=$?
+	ok $st "$2"
+	[ $st -eq 0 ] || diag "stderr was:" "$(head -c 2000 "$WORK/err")"
+}
+
+# expect_out PATTERN DESCRIPTION: stdout of the last run matches PATTERN.
+expect_out() {
+	grep -qE -- "$1" "$WORK/out"
+	st=$?
+	ok $st "$2"
+	[ $st -eq 0 ] || diag "stdout was:" "$(head -c 2000 "$WORK/out")"
+}
+
+# skip_all REASON: skip the whole script under the TAP driver.
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# done_testing: print the plan and exit with the right status.
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+}

@@ -1,0 +1,1 @@
+# tests for the hardening part (included from Makefile.am)

@@ -1,0 +1,1 @@
+# tests for the kpageflags part (included from Makefile.am)

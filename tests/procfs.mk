@@ -1,0 +1,1 @@
+# tests for the procfs part (included from Makefile.am)

@@ -1,0 +1,1 @@
+# tests for the runner part (included from Makefile.am)

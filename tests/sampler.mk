@@ -1,0 +1,1 @@
+# tests for the sampler part (included from Makefile.am)

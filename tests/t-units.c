@@ -1,0 +1,154 @@
+/*
+ * Unit tests for lib/units.c and lib/opt.c: sizes, durations, ranges and
+ * the option table, including every way a user can mistype them.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "log.h"
+#include "opt.h"
+#include "tap.h"
+#include "units.h"
+
+struct demo_settings {
+	int		 flag;
+	long		 threads;
+	uint64_t	 bytes;
+	struct opt_size	 size;
+	uint64_t	 interval;
+	char		*label;
+	int		 mode;
+	struct opt_list	 pids;
+};
+
+static const char *const demo_modes[] = { "seq", "random", NULL };
+
+static const struct opt_def demo_opts[] = {
+	{ "flag", OPT_FLAG, offsetof(struct demo_settings, flag), NULL, NULL,
+	  0, 0, NULL, "a flag" },
+	{ "threads", OPT_LONG, offsetof(struct demo_settings, threads), "N",
+	  "2", 1, 64, NULL, "threads" },
+	{ "bytes", OPT_SIZE, offsetof(struct demo_settings, bytes), "SIZE",
+	  "512M", 0, 0, NULL, "bytes" },
+	{ "size", OPT_SIZE_PCT, offsetof(struct demo_settings, size), "SIZE",
+	  "25%", 0, 0, NULL, "size" },
+	{ "interval", OPT_DURATION, offsetof(struct demo_settings, interval),
+	  "D", "1s", 1000000, 3600000000000LL, NULL, "interval" },
+	{ "label", OPT_STRING, offsetof(struct demo_settings, label), "L",
+	  NULL, 0, 0, NULL, "label" },
+	{ "touch", OPT_ENUM, offsetof(struct demo_settings, mode), "MODE",
+	  "seq", 0, 0, demo_modes, "mode" },
+	{ "pid", OPT_LIST, offsetof(struct demo_settings, pids), "PID",
+	  NULL, 0, 0, NULL, "pids" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+/* Size and duration parsing. */
+static void
+test_units(void)
+{
+	uint64_t v = 0;
+	double pct = 0;
+	char *cause = NULL;
+
+	tap_ok(units_parse_size("512M", &v, NULL) == 0 && v == 512ULL << 20,
+	    "512M");
+	tap_ok(units_parse_size("1.5G", &v, NULL) == 0 &&
+	    v == 3ULL << 29, "1.5G");
+	tap_ok(units_parse_size("4096", &v, NULL) == 0 && v == 4096, "4096");
+	tap_ok(units_parse_size("2GiB", &v, NULL) == 0 && v == 2ULL << 30,
+	    "2GiB");
+	tap_ok(units_parse_size("12X", &v, &cause) == -RB_EXIT_INPUT,
+	    "unknown unit refused");
+	tap_ok(cause != NULL && strstr(cause, "unit") != NULL,
+	    "cause names the unit problem");
+	free(cause);
+	cause = NULL;
+	tap_ok(units_parse_size("-5M", &v, NULL) < 0, "negative size refused");
+	tap_ok(units_parse_size("", &v, NULL) < 0, "empty size refused");
+	tap_ok(units_parse_size("99999999999T", &v, NULL) < 0,
+	    "overflowing size refused");
+	tap_ok(units_parse_size_pct("25%", &v, &pct, NULL) == 0 && pct == 25,
+	    "25%% is a percentage");
+	tap_ok(units_parse_size_pct("150%", &v, &pct, NULL) < 0,
+	    "150%% refused");
+	tap_ok(units_parse_duration("100ms", &v, NULL) == 0 &&
+	    v == 100000000ULL, "100ms");
+	tap_ok(units_parse_duration("2m", &v, NULL) == 0 &&
+	    v == 120 * NS_PER_SEC, "2m");
+	tap_ok(units_parse_duration("30", &v, NULL) == 0 &&
+	    v == 30 * NS_PER_SEC, "bare number is seconds");
+	tap_ok(units_parse_duration("1fortnight", &v, NULL) < 0,
+	    "unknown time unit refused");
+	tap_ok(units_parse_u64("18446744073709551616", 0, UINT64_MAX, &v,
+	    NULL) < 0, "u64 overflow refused");
+	tap_ok(units_parse_u64("-1", 0, UINT64_MAX, &v, NULL) < 0,
+	    "negative u64 refused");
+}
+
+/* Option tables: defaults, parsing, prefixes, errors. */
+static void
+test_opt(void)
+{
+	struct demo_settings s = { 0 };
+	struct opt_set set = { demo_opts, &s };
+	char *argv[] = { "cmd", "--threads", "4", "pos1", "--inter=250ms",
+	    "--flag", "--touch", "random", "--pid", "1", "--pid=2", "pos2",
+	    NULL };
+	char *bad1[] = { "cmd", "--threads", "65", NULL };
+	char *bad2[] = { "cmd", "--nope", NULL };
+	char *bad3[] = { "cmd", "--t", "1", NULL };
+	char *bad4[] = { "cmd", "--touch", "sideways", NULL };
+	char *bad5[] = { "cmd", "--bytes", NULL };
+	char *help[] = { "cmd", "--help", NULL };
+	char *cause = NULL;
+	int first = 0;
+
+	tap_ok(opt_defaults(demo_opts, &s, NULL) == 0, "defaults apply");
+	tap_eq_u64(s.threads, 2, "default threads");
+	tap_eq_u64(s.bytes, 512ULL << 20, "default bytes");
+	tap_ok(s.size.pct == 25, "default size is 25%%");
+	tap_ok(opt_parse(&set, 1, 12, argv, &first, &cause) == 0,
+	    "a full command line parses");
+	tap_eq_u64(s.threads, 4, "--threads 4");
+	tap_eq_u64(s.interval, 250000000ULL, "unique prefix --inter=250ms");
+	tap_eq_u64(s.flag, 1, "--flag");
+	tap_eq_u64(s.mode, 1, "--touch random");
+	tap_ok(s.pids.n == 2 && strcmp(s.pids.v[1], "2") == 0,
+	    "repeatable --pid");
+	tap_ok(first == 10 && strcmp(argv[first], "pos1") == 0 &&
+	    strcmp(argv[first + 1], "pos2") == 0,
+	    "positional arguments kept in order");
+	tap_ok(opt_parse(&set, 1, 3, bad1, &first, &cause) == -RB_EXIT_INPUT
+	    && strstr(cause, "out of range") != NULL, "range checked");
+	free(cause);
+	tap_ok(opt_parse(&set, 1, 2, bad2, &first, &cause) == -RB_EXIT_INPUT
+	    && strstr(cause, "unknown option --nope") != NULL,
+	    "unknown option named");
+	free(cause);
+	tap_ok(opt_parse(&set, 1, 3, bad3, &first, &cause) == -RB_EXIT_INPUT
+	    && strstr(cause, "ambiguous") != NULL, "ambiguous prefix refused");
+	free(cause);
+	tap_ok(opt_parse(&set, 1, 3, bad4, &first, &cause) == -RB_EXIT_INPUT
+	    && strstr(cause, "seq, random") != NULL, "enum lists choices");
+	free(cause);
+	tap_ok(opt_parse(&set, 1, 2, bad5, &first, &cause) == -RB_EXIT_INPUT
+	    && strstr(cause, "needs a value") != NULL, "missing value");
+	free(cause);
+	tap_ok(opt_parse(&set, 1, 2, help, &first, NULL) ==
+	    OPT_HELP_REQUESTED, "--help is reported");
+	tap_eq_u64(opt_size_resolve(&s.size, 1000), 250,
+	    "percentage resolves against MemAvailable");
+	opt_free(demo_opts, &s);
+}
+
+int
+main(void)
+{
+	test_units();
+	test_opt();
+	return (tap_done());
+}

@@ -1,0 +1,1 @@
+# tests for the workloads part (included from Makefile.am)
