@@ -2,7 +2,12 @@
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_libbench_a_SOURCES = \
-	bench/command.h
+	bench/command.h \
+	bench/cmd-info.c \
+	bench/cmd-sample.c \
+	bench/region-table.c bench/region-table.h \
+	bench/sampler.c bench/sampler.h \
+	bench/source-cli.c bench/source-cli.h
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
