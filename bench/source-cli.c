@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "log.h"
 #include "source-cli.h"
@@ -83,10 +84,15 @@ source_cli_open(const struct source_cli *cli, struct source *src,
 {
 	struct source_config cfg;
 	char *cause = NULL;
+	struct stat st;
 	int rc;
 
 	if ((rc = source_cli_config(cli, &cfg, &cause)) != 0)
 		die(-rc, "%s", cause);
+	if (stat(cli->proc, &st) == -1 || !S_ISDIR(st.st_mode))
+		die(RB_EXIT_INPUT, "--proc %s: not a directory", cli->proc);
+	if (stat(cli->sys, &st) == -1 || !S_ISDIR(st.st_mode))
+		die(RB_EXIT_INPUT, "--sys %s: not a directory", cli->sys);
 	if (proc_override != NULL)
 		snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s",
 		    proc_override);

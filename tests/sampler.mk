@@ -12,3 +12,5 @@ tests_perf_sampler_CFLAGS = $(TEST_CFLAGS)
 tests_perf_sampler_SOURCES = tests/perf-sampler.c
 tests_perf_sampler_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-sampler
+TESTS += tests/sampler-cli.sh
+EXTRA_DIST += tests/sampler-cli.sh
