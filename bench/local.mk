@@ -7,7 +7,8 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-sample.c \
 	bench/region-table.c bench/region-table.h \
 	bench/sampler.c bench/sampler.h \
-	bench/source-cli.c bench/source-cli.h
+	bench/source-cli.c bench/source-cli.h \
+	bench/suite.c bench/suite.h
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
