@@ -15,3 +15,10 @@ bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_regionbench_SOURCES = bench/regionbench.c
 bench_regionbench_LDADD = bench/libbench.a analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a $(RB_LIBS)
+
+suitesdir = $(pkgdatadir)/suites
+dist_suites_DATA = \
+	bench/suites/quick.ini \
+	bench/suites/seed.ini \
+	bench/suites/standard.ini \
+	bench/suites/soak.ini

@@ -404,6 +404,27 @@ sampler_event(struct sampler *s, const char *event, const char *detail)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/*
+ * Borrow the sink to write rows of another table (placement, workloads)
+ * between samples; NULL when there is no sink.  Pair with
+ * sampler_sink_unlock, which flushes.
+ */
+struct sink_csv *
+sampler_sink_lock(struct sampler *s)
+{
+	pthread_mutex_lock(&s->lock);
+	return (s->sink);
+}
+
+/* Flush and give the sink back to the sampler thread. */
+void
+sampler_sink_unlock(struct sampler *s)
+{
+	if (s->sink != NULL)
+		sink_csv_flush(s->sink, NULL);
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* Has the sampler thread ended by itself (count, duration, error)? */
 int
 sampler_finished(struct sampler *s)

@@ -66,6 +66,8 @@ void	 sampler_event(struct sampler *s, const char *event,
 	     const char *detail);
 double	 sampler_elapsed(const struct sampler *s);
 int	 sampler_stop(struct sampler *s, char **cause);
+struct sink_csv *sampler_sink_lock(struct sampler *s);
+void	 sampler_sink_unlock(struct sampler *s);
 int	 sampler_finished(struct sampler *s);
 
 #endif
