@@ -66,4 +66,18 @@ region_table_print(FILE *f, const struct snapshot *snap, int flags)
 		}
 		fputc('\n', f);
 	}
+	/* Present but unmanaged pages count as used: say so when it shows. */
+	for (i = 0; i < snap->nentries; i++) {
+		e = &snap->entries[i];
+		if (e->present == SNAP_UNKNOWN || e->managed == SNAP_UNKNOWN ||
+		    e->managed >= e->present ||
+		    e->present - e->managed < e->present / 10)
+			continue;
+		fprintf(f, "note: node %d region %d %s: %" PRIu64 " of %" PRIu64
+		    " present pages are not managed by the page allocator\n"
+		    "      (reserved, not yet initialised, or unplugged by "
+		    "virtio-mem or a balloon);\n      they count as used.\n",
+		    e->node, e->region, e->zone, e->present - e->managed,
+		    e->present);
+	}
 }

@@ -132,11 +132,18 @@ command_find(const char *name)
 	exit(RB_EXIT_INPUT);
 }
 
+extern const struct command_entry cmd_help_entry;
+
 /* "regionbench help [COMMAND]". */
 static int
 cmd_help_exec(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--help") != 0) {
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
+		command_usage(stdout, &cmd_help_entry);
+		return (RB_EXIT_OK);
+	}
+	if (argc > 1) {
 		command_usage(stdout, command_find(argv[1]));
 		return (RB_EXIT_OK);
 	}

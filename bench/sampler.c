@@ -210,6 +210,8 @@ sampler_main(void *arg)
 		end = s->t0_ns + s->cfg.duration_ns;
 	deadline = s->t0_ns + s->cfg.interval_ns;
 	for (i = 1; ; ) {
+		if (s->cfg.count > 0 && i >= s->cfg.count)
+			break;
 		pthread_mutex_lock(&s->lock);
 		while (!s->stop && !s->now_pending && s->cfg.replay_dir ==
 		    NULL) {
