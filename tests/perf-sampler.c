@@ -111,7 +111,8 @@ main(void)
 		procfile_read(&zi, "/proc", "zoneinfo", NULL);
 		procfile_read(&bi, "/proc", "buddyinfo", NULL);
 		snapshot_reset(&snap);
-		source_read(&src, &snap, 0, NULL);
+		source_read(&src, &snap, i % 10 == 0 ? SOURCE_READ_PAGETYPE :
+		    0, NULL);
 	}
 	for (r = 0; r < ROUNDS; r++) {
 		t = units_now_ns();

@@ -8,7 +8,7 @@ TESTS += tests/t-sink
 
 EXTRA_PROGRAMS += tests/perf-sampler
 PERF_BENCHMARKS += tests/perf-sampler
-tests_perf_sampler_CFLAGS = $(TEST_CFLAGS)
+tests_perf_sampler_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/bench
 tests_perf_sampler_SOURCES = tests/perf-sampler.c
 tests_perf_sampler_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-sampler
