@@ -3,6 +3,7 @@ noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_libbench_a_SOURCES = \
 	bench/command.h
+bench_libbench_a_SOURCES += bench/cmd-list.c bench/cmd-workload.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
