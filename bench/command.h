@@ -30,7 +30,9 @@ int	 command_parse_source(const struct command_entry *entry,
 #define COMMAND_LIST(X) \
 	X(help) \
 	X(info) \
-	X(sample)
+	X(sample) \
+	X(list) \
+	X(workload)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

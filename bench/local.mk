@@ -9,6 +9,7 @@ bench_libbench_a_SOURCES = \
 	bench/sampler.c bench/sampler.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h
+bench_libbench_a_SOURCES += bench/cmd-list.c bench/cmd-workload.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
