@@ -32,7 +32,10 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(info) \
 	X(sample) \
 	X(list) \
-	X(workload)
+	X(workload) \
+	X(analyze) \
+	X(compare) \
+	X(gate)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)
