@@ -24,7 +24,8 @@ int	 command_parse(const struct command_entry *entry, void *settings,
 
 /* The commands, one per bench/cmd-*.c file. */
 #define COMMAND_LIST(X) \
-	X(help)
+	X(help) \
+	X(placement)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)
