@@ -235,11 +235,11 @@ static void
 region_map_node_spans(struct region_map *map)
 {
 	struct region_node *n;
-	int i;
+	int i, ni;
 
 	for (i = 0; i < map->nblocks; i++) {
-		n = &map->nodes[region_map_node_index(map, map->blocks[i].node,
-		    1)];
+		ni = region_map_node_index(map, map->blocks[i].node, 1);
+		n = &map->nodes[ni];
 		if (map->blocks[i].start_pfn < n->start_pfn)
 			n->start_pfn = map->blocks[i].start_pfn;
 		if (map->blocks[i].end_pfn > n->end_pfn)
