@@ -182,7 +182,7 @@ cmd_placement_exec(int argc, char **argv)
 	char *cause = NULL;
 	FILE *out = NULL;
 	long pid;
-	int i, first, rc, exited = 0;
+	int i, first, rc;
 
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_placement_entry, &s, argc, argv, &first);
@@ -215,7 +215,6 @@ cmd_placement_exec(int argc, char **argv)
 			log_warnx("placement: pid %ld exited during the scan; "
 			    "its figures are incomplete and left out of CSV",
 			    pid);
-			exited++;
 		}
 	}
 
@@ -249,7 +248,6 @@ cmd_placement_exec(int argc, char **argv)
 	placement_free(&pl);
 	region_map_free(&map);
 	opt_free(cmd_placement_options, &s);
-	(void)exited;
 	return (RB_EXIT_OK);
 }
 
