@@ -95,6 +95,20 @@ expect_err "needs root" "placement without PFNs says to run as root"
 rb placement --proc "$T/proc" --sys "$WORK/nosys" --pid 4242
 expect_rc 3 "placement without memory block sysfs"
 
+# Bad sysfs contents are input errors naming the file.
+cp -R "$T" "$WORK/bad"
+printf 'zz\n' >"$WORK/bad/sys/devices/system/memory/memory3/phys_index"
+rb placement --proc "$T/proc" --sys "$WORK/bad/sys" --pid 4242
+expect_rc 2 "garbage phys_index"
+expect_err "memory3/phys_index:1: expected a hexadecimal" \
+    "garbage phys_index: file and line"
+printf '00000003\n' >"$WORK/bad/sys/devices/system/memory/memory3/phys_index"
+printf '800\n' >"$WORK/bad/sys/devices/system/memory/block_size_bytes"
+rb placement --proc "$T/proc" --sys "$WORK/bad/sys" --pid 4242
+expect_rc 2 "block size that is not a multiple of the page size"
+expect_err "block_size_bytes:1: block size 0x800" \
+    "bad block size: file, line and value"
+
 # sample --source kpageflags goes through the source table (lead's code).
 if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	rb sample --source kpageflags $P --region-size 256M --count 1 \
