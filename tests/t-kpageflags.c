@@ -398,6 +398,33 @@ test_placement(void)
 	procfile_free(&pf);
 }
 
+/* A kpageflags file that ends early: the missing pages do not exist. */
+static void
+test_short_file(void)
+{
+	struct snapshot snap;
+	struct source src;
+	struct snap_entry *e;
+	char path[4200], *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/proc/kpageflags", tree_all);
+	if (truncate(path, 200000 * 8) != 0) {
+		tap_ok(0, "short file: truncate %s", path);
+		return;
+	}
+	snapshot_init(&snap);
+	if (!tap_ok(open_source(&src, tree_all, 256 << 20, 0, NULL, 1,
+	    &cause) == 0 && src.ops->read(&src, &snap, 0, &cause) == 0,
+	    "short file: read (%s)", cause ? cause : "ok"))
+		return;
+	e = snapshot_find(&snap, 1, 0, "Normal");
+	tap_ok(e != NULL && e->present == 63488 - 29376 &&
+	    e->used[SNAP_USED_ANON] == 32768 - 29376 && e->free_pages == 30720,
+	    "short file: pages past the end are not present");
+	close_source(&src);
+	snapshot_free(&snap);
+}
+
 /* Environment errors: exit 3 with advice. */
 static void
 test_env(void)
@@ -442,6 +469,7 @@ main(void)
 	test_map_file();
 	test_placement();
 	test_env();
+	test_short_file();
 
 	if (tap_failed == 0) {
 		char cmd[8500];
