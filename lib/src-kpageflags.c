@@ -738,8 +738,9 @@ src_kpageflags_probe(struct source *src, char **reason)
 		return (0);
 	}
 	if (!procfile_readable(src->cfg.proc_root, "kpageflags")) {
-		*reason = xasprintf("%s/kpageflags is not readable (needs "
-		    "root)", src->cfg.proc_root);
+		*reason = xasprintf("%s/kpageflags is not readable: it needs "
+		    "root (run regionbench with sudo, or use --source zone)",
+		    src->cfg.proc_root);
 		return (0);
 	}
 	snprintf(path, sizeof path, "devices/system/memory/block_size_bytes");
@@ -748,6 +749,8 @@ src_kpageflags_probe(struct source *src, char **reason)
 		    "sysfs)", src->cfg.sys_root, path);
 		return (0);
 	}
+	*reason = xasprintf("%s/kpageflags is readable, so regions are "
+	    "emulated from it", src->cfg.proc_root);
 	return (1);
 }
 
