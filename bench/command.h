@@ -35,7 +35,8 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(workload) \
 	X(analyze) \
 	X(compare) \
-	X(gate)
+	X(gate) \
+	X(placement)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)
