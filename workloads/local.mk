@@ -1,4 +1,11 @@
 # workloads/: one file per workload plus the registry.
 noinst_LIBRARIES += workloads/libworkloads.a
 workloads_libworkloads_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-workloads_libworkloads_a_SOURCES =
+workloads_libworkloads_a_SOURCES = \
+	workloads/workload.h workloads/workload.c \
+	workloads/registry.c \
+	workloads/bind.c workloads/bind.h \
+	workloads/pagetest.c \
+	workloads/fork-heavy.c \
+	workloads/page-cache-churn.c \
+	workloads/frag-churn.c

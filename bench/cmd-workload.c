@@ -1,0 +1,203 @@
+/*
+ * "regionbench workload NAME [options]": run one workload on its own, the
+ * same way the runner does (forked child, threads inside), and print its
+ * metric rows as a table or as workloads.csv rows.  SIGINT/SIGTERM stop
+ * it, print what was done so far and exit 130.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "log.h"
+#include "workload.h"
+
+enum { CMD_WORKLOAD_TABLE, CMD_WORKLOAD_CSV };
+
+struct cmd_workload_settings {
+	int		 format;
+};
+
+static const char *const cmd_workload_formats[] = { "table", "csv", NULL };
+
+static const struct opt_def cmd_workload_options[] = {
+	{ "format", OPT_ENUM, offsetof(struct cmd_workload_settings, format),
+	  "FORMAT", "table", 0, 0, cmd_workload_formats,
+	  "how to print the metrics" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+static volatile sig_atomic_t cmd_workload_signal;
+
+/* Remember a stop request; the main loop passes it on. */
+static void
+cmd_workload_on_signal(int sig)
+{
+	cmd_workload_signal = sig;
+}
+
+/* Print the workload names (for errors and general help). */
+static void
+cmd_workload_names(FILE *f)
+{
+	const struct workload_desc *const *d;
+
+	fprintf(f, "workloads:\n");
+	for (d = workload_all(); *d != NULL; d++)
+		fprintf(f, "  %-18s %s\n", (*d)->name, (*d)->summary);
+}
+
+/* Help for one workload, or for all when desc is NULL. */
+static void
+cmd_workload_help(FILE *f, const struct workload_desc *desc)
+{
+	fprintf(f, "usage: regionbench workload %s [options] "
+	    "[--format table|csv]\n\n", desc != NULL ? desc->name : "NAME");
+	if (desc == NULL) {
+		fprintf(f, "%s\n\n", cmd_workload_entry.summary);
+		cmd_workload_names(f);
+		fprintf(f, "\noptions of every workload:\n");
+		opt_print_help(f, workload_common_options);
+	} else {
+		fprintf(f, "%s\n\n", desc->summary);
+		workload_print_help(f, desc);
+	}
+	fprintf(f, "\noutput:\n");
+	opt_print_help(f, cmd_workload_options);
+}
+
+/* Print the rows as an aligned table or as workloads.csv rows. */
+static void
+cmd_workload_print(const struct workload_desc *desc,
+    const struct workload_result *res, int format)
+{
+	const struct workload_row *row;
+	char thread[16];
+	size_t i;
+
+	if (format == CMD_WORKLOAD_CSV)
+		printf("phase,workload,thread,metric,value,unit\n");
+	else
+		printf("%-7s %-34s %16s %s\n", "THREAD", "METRIC", "VALUE",
+		    "UNIT");
+	for (i = 0; i < res->nrows; i++) {
+		row = &res->rows[i];
+		if (row->thread < 0)
+			snprintf(thread, sizeof thread, "total");
+		else
+			snprintf(thread, sizeof thread, "%d", row->thread);
+		if (format == CMD_WORKLOAD_CSV)
+			printf("workload,%s,%s,%s,%.10g,%s\n", desc->name,
+			    thread, row->metric, row->value, row->unit);
+		else
+			printf("%-7s %-34s %16.10g %s\n", thread, row->metric,
+			    row->value, row->unit);
+	}
+	fflush(stdout);
+}
+
+/* Run one workload and print its metrics. */
+static int
+cmd_workload_exec(int argc, char **argv)
+{
+	struct cmd_workload_settings cs = { 0 };
+	struct opt_set extra = { cmd_workload_options, &cs };
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	const struct workload_desc *desc;
+	struct workload_result res;
+	struct workload_run *run;
+	struct sigaction sa;
+	char *cause = NULL;
+	int rc, first, code;
+
+	if (argc < 2) {
+		log_errorx("workload: which one?");
+		cmd_workload_help(stderr, NULL);
+		return (RB_EXIT_INPUT);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		cmd_workload_help(stdout, NULL);
+		return (RB_EXIT_OK);
+	}
+	if ((desc = workload_find(argv[1])) == NULL) {
+		log_errorx("workload: unknown workload '%s'", argv[1]);
+		cmd_workload_names(stderr);
+		return (RB_EXIT_INPUT);
+	}
+	run = workload_run_new(desc);
+	if (opt_defaults(cmd_workload_options, &cs, &cause) != 0)
+		die(RB_EXIT_FAIL, "workload: %s", cause);
+	rc = workload_parse_args(run, argc - 1, argv + 1, &extra, &first,
+	    &cause);
+	if (rc == OPT_HELP_REQUESTED) {
+		cmd_workload_help(stdout, desc);
+		workload_run_free(run);
+		return (RB_EXIT_OK);
+	}
+	if (rc != 0) {
+		log_errorx("workload %s: %s", desc->name, cause);
+		fprintf(stderr, "usage: regionbench workload %s [options] "
+		    "(see --help)\n", desc->name);
+		return (RB_EXIT_INPUT);
+	}
+	if (first < argc - 1)
+		die(RB_EXIT_INPUT, "workload %s: unexpected argument '%s'",
+		    desc->name, argv[1 + first]);
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = cmd_workload_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* The kernel should pick the worker, never this process. */
+	if (geteuid() == 0) {
+		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+
+		if (fd != -1) {
+			if (write(fd, "-1000", 5) < 0) {
+				/* Without CAP_SYS_RESOURCE: keep going. */
+			}
+			close(fd);
+		}
+	}
+	if ((rc = workload_start(run, &cause)) != 0)
+		die(-rc, "%s", cause);
+	while (!workload_finished(run)) {
+		if (cmd_workload_signal != 0)
+			workload_stop(run);
+		nanosleep(&nap, NULL);
+	}
+	workload_wait(run, &res);
+	cmd_workload_print(desc, &res, cs.format);
+	code = workload_result_exit_code(&res);
+	if (res.status == WORKLOAD_STOPPED)
+		log_warnx("workload %s interrupted at %.0f%% of its work; the "
+		    "figures above are what it had done", desc->name,
+		    res.progress * 100);
+	else if (res.status != WORKLOAD_DONE)
+		log_errorx("workload %s %s: %s", desc->name,
+		    workload_status_name(res.status), res.message != NULL ?
+		    res.message : "no reason given");
+	workload_result_free(&res);
+	workload_run_free(run);
+	return (code);
+}
+
+const struct command_entry cmd_workload_entry = {
+	.name = "workload",
+	.usage = "NAME [options] [--format table|csv]",
+	.summary = "run one workload on its own and print its metrics",
+	.description = "Runs the workload in a forked child with its threads "
+	    "inside, as 'run' does,\nand prints its metrics per thread and in "
+	    "total.  See 'regionbench list'.",
+	.options = cmd_workload_options,
+	.exec = cmd_workload_exec,
+};

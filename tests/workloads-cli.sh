@@ -1,0 +1,68 @@
+# regionbench list and regionbench workload: output, option errors, sizes.
+. "$top_srcdir/tests/cli-lib.sh"
+
+rb list
+expect_rc 0 "list"
+for w in pagetest fork-heavy page-cache-churn frag-churn; do
+	expect_out "^$w +(yes|no) " "list shows $w and whether it runs here"
+done
+rb list extra
+expect_rc 2 "list takes no arguments"
+
+rb workload --help
+expect_rc 0 "workload --help"
+expect_out '^  pagetest ' "workload --help names the workloads"
+expect_out '--threads N' "and the common options"
+
+rb workload pagetest --help
+expect_rc 0 "workload pagetest --help"
+expect_out '--touch ORDER' "shows the workload's own options"
+expect_out '--cpu-bind MODE' "and the common ones"
+
+rb workload
+expect_rc 2 "workload without a name"
+rb workload no-such
+expect_rc 2 "an unknown workload"
+expect_err "unknown workload 'no-such'" "says which"
+rb workload pagetest --size 4M --bogus 1
+expect_rc 2 "an unknown option"
+expect_err "unknown option --bogus" "says which"
+rb workload pagetest --size 12Q
+expect_rc 2 "a bad unit"
+expect_err "--size" "names the option"
+rb workload pagetest --size 4M --node 99
+expect_rc 2 "a node that doesn't exist"
+expect_err "no such memory node" "says so"
+rb workload pagetest --size 1T
+expect_rc 2 "more than the machine has"
+expect_err "--force" "suggests --force"
+rb workload frag-churn --size 4M --min-block 1M --max-block 64K
+expect_rc 2 "min-block above max-block"
+rb workload pagetest --size 4M extra
+expect_rc 2 "a stray argument"
+
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	rb workload page-cache-churn --size 8M --threads 1 --dir /dev/shm
+	expect_rc 2 "page-cache-churn refuses tmpfs"
+	expect_err "tmpfs" "and says why"
+fi
+
+rb workload pagetest --size 8M --threads 2 --format csv
+expect_rc 0 "pagetest as CSV"
+expect_out '^phase,workload,thread,metric,value,unit$' "CSV header"
+expect_out '^workload,pagetest,total,pages,2048,pages$' "2048 pages in total"
+expect_out '^workload,pagetest,1,pages_per_s,[0-9.e+]+,pages/s$' \
+    "per-thread pages/s"
+expect_out '^workload,pagetest,total,vmstat_pgfault,[0-9]+,faults$' \
+    "vmstat deltas"
+
+rb workload pagetest --size 4M --threads 1 --cycles 3 --touch random \
+    --mlock --thp never --cpu-bind scatter --node 0
+expect_rc 0 "every pagetest option at once"
+expect_out '^total +cycles +3 ' "three cycles"
+
+rb workload fork-heavy --size 4M --forkers 1 --forks 20 --exec
+expect_rc 0 "fork-heavy --exec"
+expect_out '^total +forks +20 ' "20 forks"
+
+done_testing

@@ -1,0 +1,46 @@
+# SIGINT/SIGTERM stop a workload: exit 130, what was done is printed, no
+# process and no scratch file is left.
+. "$top_srcdir/tests/cli-lib.sh"
+
+# group_left PGID: how many live processes are in the process group.
+group_left() {
+	n=0
+	for s in /proc/[0-9]*/stat; do
+		# Field 5 is the process group; comm (field 2) has no spaces here.
+		{ read -r _ _ state _ pgrp _ <"$s"; } 2>/dev/null || continue
+		[ "$pgrp" = "$1" ] && [ "$state" != Z ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# stop_run SIGNAL ARGS...: start regionbench in the background, signal it
+# once its worker has been busy for a moment, wait for it.
+stop_run() {
+	sig=$1
+	shift
+	"$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null &
+	pid=$!
+	sleep 0.4
+	worker=$(pgrep -P "$pid" | head -n 1)
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	RC=$?
+}
+
+stop_run INT workload fork-heavy --size 8M --forkers 2 --duration 30s
+expect_rc 130 "SIGINT stops fork-heavy with 130"
+expect_out '^total +forks +[1-9]' "and prints the forks done so far"
+expect_err 'interrupted' "says it was interrupted"
+ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
+    "no worker or child process left"
+
+mkdir "$WORK/scratch"
+stop_run TERM workload page-cache-churn --size 32M --threads 1 \
+    --duration 30s --dir "$WORK/scratch"
+expect_rc 130 "SIGTERM stops page-cache-churn with 130"
+expect_out '^total +read +[0-9]' "and prints what was read"
+ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" "no scratch file left"
+ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
+    "no process left"
+
+done_testing

@@ -1,0 +1,259 @@
+/*
+ * pagetest: the seed's test.  Each thread maps its share of --size and
+ * writes one byte per page, so every page is one page fault and one fresh
+ * page from the allocator; this is what the cover letter's table was
+ * measured with.  --cycles frees and repeats, --hold keeps the memory for
+ * a while (so a sampler sees it), --mlock locks it as it is faulted.
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "workload.h"
+
+enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
+
+struct pagetest_settings {
+	int		 touch;
+	uint64_t	 chunk;
+	uint64_t	 hold_ns;
+	long		 cycles;
+	int		 mlock;
+};
+
+/* Per run, fixed in prepare. */
+struct pagetest_plan {
+	uint64_t	 pages;		/* per thread */
+	uint64_t	 chunk_pages;	/* pages per mapping */
+};
+
+enum { PAGETEST_PAGES, PAGETEST_RESIDENT, PAGETEST_CYCLES };
+
+static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
+
+#define PO(f) offsetof(struct pagetest_settings, f)
+static const struct opt_def pagetest_options[] = {
+	{ "touch", OPT_ENUM, PO(touch), "ORDER", "seq", 0, 0,
+	  pagetest_touch_choices, "order in which pages are touched" },
+	{ "chunk", OPT_SIZE, PO(chunk), "SIZE", "0", 0, 0, NULL,
+	  "size of each mapping (0: one mapping per thread)" },
+	{ "hold", OPT_DURATION, PO(hold_ns), "D", "0", 0, 0, NULL,
+	  "keep the memory this long after the last touch" },
+	{ "cycles", OPT_LONG, PO(cycles), "N", "1", 1, 1000000, NULL,
+	  "allocate, touch and free this many times" },
+	{ "mlock", OPT_FLAG, PO(mlock), NULL, NULL, 0, 0, NULL,
+	  "lock the pages as they are faulted in (mlock2 MLOCK_ONFAULT)" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+#undef PO
+
+static const struct workload_counter pagetest_counters[] = {
+	{ "pages", "pages", 1, WORKLOAD_RATE, 0 },
+	{ "resident", "pages", 1, WORKLOAD_GAUGE, 0 },
+	{ "cycles", "cycles", 1, 0, 0 },
+	{ NULL, NULL, 0, 0, 0 }
+};
+
+/* Split --size over the threads. */
+static int
+pagetest_prepare(struct workload_ctx *ctx, char **cause)
+{
+	struct pagetest_settings *s = ctx->settings;
+	struct pagetest_plan *plan = xcalloc(1, sizeof *plan);
+	uint64_t ps = ctx->page_size;
+
+	ctx->priv = plan;
+	plan->pages = ctx->size / ctx->nthreads / ps;
+	if (plan->pages == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "pagetest: --size %"
+		    PRIu64 " is less than one page per thread", ctx->size));
+	plan->chunk_pages = s->chunk == 0 ? plan->pages :
+	    (s->chunk + ps - 1) / ps;
+	if (plan->chunk_pages > plan->pages)
+		plan->chunk_pages = plan->pages;
+	return (0);
+}
+
+/* Plan pages x cycles per thread. */
+static int
+pagetest_setup(struct workload_ctx *ctx, char **cause)
+{
+	struct pagetest_settings *s = ctx->settings;
+	struct pagetest_plan *plan = ctx->priv;
+	int i;
+
+	(void)cause;
+	for (i = 0; i < ctx->nthreads; i++)
+		workload_plan(ctx, i, plan->pages * (uint64_t)s->cycles);
+	return (0);
+}
+
+/* A step coprime with n, near n / phi: a cheap full-cycle shuffle. */
+static uint64_t
+pagetest_stride(uint64_t n)
+{
+	uint64_t s = ((uint64_t)((double)n * 0.6180339887) | 1), a, b, r;
+
+	for (;; s += 2) {
+		for (a = s, b = n; b != 0; r = a % b, a = b, b = r)
+			;
+		if (a == 1)
+			return (s % n == 0 ? 1 : s);
+	}
+}
+
+/* Touch every page once; 1 when stopped part way. */
+static int
+pagetest_touch(struct workload_thread *t, char **maps, int random_order)
+{
+	const struct pagetest_plan *p = t->ctx->priv;
+	size_t ps = t->ctx->page_size;
+	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages;
+
+	if (random_order)
+		stride = pagetest_stride(n);
+	for (i = 0, idx = 0; i < n; i++) {
+		maps[idx / cp][(idx % cp) * ps] = 1;
+		if (random_order) {
+			idx += stride;
+			if (idx >= n)
+				idx %= n;
+		} else
+			idx++;
+		if ((i & 63) == 63) {
+			workload_work(t, 64);
+			workload_count(t, PAGETEST_PAGES, 64);
+			if ((i & 4095) == 4095 && workload_stopping(t))
+				return (1);
+		}
+	}
+	workload_work(t, n & 63);
+	workload_count(t, PAGETEST_PAGES, n & 63);
+	return (0);
+}
+
+/* Count the resident pages of the mappings with mincore. */
+static uint64_t
+pagetest_resident(struct workload_thread *t, char **maps, uint64_t nmaps)
+{
+	const struct pagetest_plan *p = t->ctx->priv;
+	size_t ps = t->ctx->page_size, len, j;
+	unsigned char *vec = xmalloc(p->chunk_pages);
+	uint64_t c, n = 0;
+
+	for (c = 0; c < nmaps; c++) {
+		len = (p->pages - c * p->chunk_pages < p->chunk_pages ?
+		    p->pages - c * p->chunk_pages : p->chunk_pages);
+		if (mincore(maps[c], len * ps, vec) != 0)
+			continue;
+		for (j = 0; j < len; j++)
+			n += vec[j] & 1;
+	}
+	free(vec);
+	return (n);
+}
+
+/* Keep the memory until the hold ends or the run is stopped. */
+static void
+pagetest_hold(struct workload_thread *t, uint64_t hold_ns)
+{
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	uint64_t until = units_now_ns() + hold_ns;
+
+	while (units_now_ns() < until && !workload_stop_requested(t->ctx))
+		nanosleep(&nap, NULL);
+}
+
+/* Allocate, touch and free, --cycles times or until told to stop. */
+static int
+pagetest_run(struct workload_thread *t)
+{
+	const struct pagetest_settings *s = t->ctx->settings;
+	const struct pagetest_plan *p = t->ctx->priv;
+	size_t ps = t->ctx->page_size, len;
+	uint64_t c, nmaps = (p->pages + p->chunk_pages - 1) / p->chunk_pages;
+	int fixed = t->ctx->common->duration_ns == 0 && !t->warmup;
+	char **maps = xcalloc(nmaps, sizeof *maps);
+	long cycle;
+	int rc = 0, stopped = 0, last;
+
+	for (cycle = 0; !stopped && (!fixed || cycle < s->cycles); cycle++) {
+		for (c = 0; c < nmaps; c++) {
+			len = (p->pages - c * p->chunk_pages < p->chunk_pages ?
+			    p->pages - c * p->chunk_pages : p->chunk_pages) *
+			    ps;
+			maps[c] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+			    0);
+			if (maps[c] == MAP_FAILED) {
+				maps[c] = NULL;
+				rc = workload_fail(t, RB_EXIT_ENV, "pagetest: "
+				    "mmap of %zu bytes: %s", len,
+				    strerror(errno));
+				goto out;
+			}
+			workload_madvise(t->ctx, maps[c], len);
+			if (s->mlock && mlock2(maps[c], len, MLOCK_ONFAULT) !=
+			    0) {
+				rc = workload_fail(t, RB_EXIT_ENV, "pagetest: "
+				    "mlock2 of %zu bytes: %s (raise "
+				    "RLIMIT_MEMLOCK or run as root)", len,
+				    strerror(errno));
+				goto out;
+			}
+		}
+		stopped = pagetest_touch(t, maps, s->touch == PAGETEST_RANDOM);
+		if (!stopped && !fixed && workload_stopping(t))
+			stopped = 1;
+		last = stopped || (fixed && cycle + 1 == s->cycles);
+		if (!t->warmup)
+			workload_count(t, PAGETEST_CYCLES, 1);
+		if (last) {
+			workload_end_measure(t);
+			workload_gauge(t, PAGETEST_RESIDENT,
+			    pagetest_resident(t, maps, nmaps));
+			if (!t->warmup && s->hold_ns > 0)
+				pagetest_hold(t, s->hold_ns);
+		}
+out:
+		for (c = 0; c < nmaps; c++) {
+			if (maps[c] != NULL)
+				munmap(maps[c], (p->pages - c * p->chunk_pages <
+				    p->chunk_pages ? p->pages - c *
+				    p->chunk_pages : p->chunk_pages) * ps);
+			maps[c] = NULL;
+		}
+		if (rc != 0)
+			break;
+	}
+	free(maps);
+	return (rc);
+}
+
+/* Always runnable: anonymous memory is everywhere. */
+static int
+pagetest_supported(char **reason)
+{
+	(void)reason;
+	return (1);
+}
+
+const struct workload_desc workload_pagetest = {
+	.name = "pagetest",
+	.summary = "allocate and touch N pages, one write per page (the "
+	    "seed's test)",
+	.options = pagetest_options,
+	.settings_size = sizeof(struct pagetest_settings),
+	.counters = pagetest_counters,
+	.supported = pagetest_supported,
+	.prepare = pagetest_prepare,
+	.setup = pagetest_setup,
+	.run = pagetest_run,
+};
