@@ -92,7 +92,7 @@ main(void)
 	    procfile_read(&fbi, dir, "buddyinfo", &cause) != 0)
 		die(RB_EXIT_ENV, "%s", cause);
 	source_config_init(&cfg);
-	if (source_open(&src, "auto", &cfg, &cause) != 0)
+	if (source_open(&src, "zone", &cfg, &cause) != 0)
 		die(RB_EXIT_ENV, "%s", cause);
 	for (r = 0; r < ROUNDS; r++) {
 		fix[r] = parse_us(&snap, &fzi, &fbi, &fixz[r]);
