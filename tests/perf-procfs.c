@@ -37,6 +37,51 @@ median(double *v, int n)
 	return (v[n / 2]);
 }
 
+/*
+ * A sorted-buddy machine with many keys (4 nodes x 3 zones x 128 regions)
+ * in the two buffers, to show the cost per key does not grow with keys.
+ */
+static void
+make_big(struct procfile *zi, struct procfile *bi)
+{
+	static const char *const zones[] = { "DMA", "DMA32", "Normal" };
+	size_t zl = 0, bl = 0;
+	int n, z, r;
+
+	zi->cap = bi->cap = 4 << 20;
+	zi->buf = xmalloc(zi->cap);
+	bi->buf = xmalloc(bi->cap);
+	for (n = 0; n < 4; n++) {
+		for (z = 0; z < 3; z++) {
+			zl += snprintf(zi->buf + zl, zi->cap - zl,
+			    "Node %d, zone %8s\n  pages free     %d\n"
+			    "        spanned  %d\n        present  %d\n"
+			    "        managed  %d\n\nPer-region page stats\t "
+			    "present\t free\n\n", n, zones[z], 128 * 1024,
+			    128 * 131072, 128 * 131072, 128 * 131072);
+			bl += snprintf(bi->buf + bl, bi->cap - bl,
+			    "Node %d, zone %8s \n", n, zones[z]);
+			for (r = 0; r < 128; r++) {
+				zl += snprintf(zi->buf + zl, zi->cap - zl,
+				    "\tRegion %6d \t %6d \t %6d\n", r, 131072,
+				    1024);
+				bl += snprintf(bi->buf + bl, bi->cap - bl,
+				    "\t\t Region %6d      0      0      0      0"
+				    "      0      0      0      0      0      0"
+				    "      1 \n", r);
+			}
+			zl += snprintf(zi->buf + zl, zi->cap - zl, "\n    "
+			    "nr_free_pages %d\n  start_pfn:         %d\n",
+			    128 * 1024, (n * 3 + z) * 128 * 131072);
+			bl += snprintf(bi->buf + bl, bi->cap - bl, "\n");
+		}
+	}
+	zi->len = zl;
+	bi->len = bl;
+	snprintf(zi->path, sizeof zi->path, "big/zoneinfo");
+	snprintf(bi->path, sizeof bi->path, "big/buddyinfo");
+}
+
 /* Microseconds per parse of zoneinfo+buddyinfo text already in memory. */
 static double
 parse_us(struct snapshot *snap, const struct procfile *zi,
@@ -75,7 +120,8 @@ main(void)
 	struct snapshot snap;
 	const char *fixtures = getenv("FIXTURES");
 	double fix[ROUNDS], fixz[ROUNDS], live[ROUNDS], livez[ROUNDS];
-	double rd[ROUNDS], full[ROUNDS];
+	double rd[ROUNDS], full[ROUNDS], big[ROUNDS], bigz[ROUNDS];
+	struct procfile gzi, gbi;
 	char dir[4096], *cause = NULL;
 	uint64_t t0;
 	int r, i;
@@ -91,11 +137,13 @@ main(void)
 	if (procfile_read(&fzi, dir, "zoneinfo", &cause) != 0 ||
 	    procfile_read(&fbi, dir, "buddyinfo", &cause) != 0)
 		die(RB_EXIT_ENV, "%s", cause);
+	make_big(&gzi, &gbi);
 	source_config_init(&cfg);
 	if (source_open(&src, "zone", &cfg, &cause) != 0)
 		die(RB_EXIT_ENV, "%s", cause);
 	for (r = 0; r < ROUNDS; r++) {
 		fix[r] = parse_us(&snap, &fzi, &fbi, &fixz[r]);
+		big[r] = parse_us(&snap, &gzi, &gbi, &bigz[r]);
 		t0 = units_now_ns();
 		for (i = 0; i < ITERS; i++) {
 			if (procfile_read(&zi, "/proc", "zoneinfo", &cause) ||
@@ -116,6 +164,11 @@ main(void)
 	printf("procfs_zoneinfo_parse_us_fixture_6_18=%.2f\n",
 	    median(fixz, ROUNDS));
 	printf("procfs_parse_us_live=%.2f\n", median(live, ROUNDS));
+	printf("procfs_parse_ns_per_key_live=%.0f\n", median(live, ROUNDS) *
+	    1e3 / snap.nentries);
+	printf("procfs_parse_us_1536_keys=%.1f\n", median(big, ROUNDS));
+	printf("procfs_parse_ns_per_key_1536_keys=%.0f\n", median(big,
+	    ROUNDS) * 1e3 / 1536);
 	printf("procfs_zoneinfo_parse_us_live=%.2f\n", median(livez, ROUNDS));
 	printf("procfs_read_us_live=%.2f\n", median(rd, ROUNDS));
 	printf("procfs_sample_us_live=%.2f\n", median(full, ROUNDS));
@@ -128,5 +181,7 @@ main(void)
 	procfile_free(&bi);
 	procfile_free(&fzi);
 	procfile_free(&fbi);
+	procfile_free(&gzi);
+	procfile_free(&gbi);
 	return (0);
 }

@@ -230,6 +230,53 @@ test_runtime_cases(const char *fixtures)
 	rmdir(dir);
 }
 
+/* Without pagetypeinfo (mode 0400 for non-root on 5.4+) samples go on. */
+static void
+test_pagetype_missing(const char *fixtures)
+{
+	static const char *const files[] = { "zoneinfo", "buddyinfo" };
+	struct source_config cfg;
+	struct source src;
+	struct snapshot snap;
+	struct procfile pf;
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], from[4200], path[4200], *cause = NULL;
+	int i, r1, r2, warn1, warn2;
+
+	snprintf(dir, sizeof dir, "%s/t-procfs-XXXXXX", tmp ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL)
+		die_errno(RB_EXIT_ENV, "mkdtemp");
+	snprintf(from, sizeof from, "%s/6.18", fixtures);
+	procfile_init(&pf);
+	for (i = 0; i < 2; i++) {
+		if (procfile_read(&pf, from, files[i], &cause) != 0)
+			die(RB_EXIT_ENV, "%s", cause);
+		put_file(dir, files[i], pf.buf, pf.len);
+	}
+	procfile_free(&pf);
+	source_config_init(&cfg);
+	snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s", dir);
+	snapshot_init(&snap);
+	if (source_open(&src, "zone", &cfg, &cause) != 0)
+		die(RB_EXIT_ENV, "%s", cause);
+	r1 = source_read(&src, &snap, SOURCE_READ_PAGETYPE, &cause);
+	warn1 = has_warning(&snap, "sampling without pagetypeinfo");
+	tap_ok(r1 == 0 && warn1 && !snap.has_pagetype && src.files_read ==
+	    (SOURCE_FILE_ZONEINFO | SOURCE_FILE_BUDDYINFO),
+	    "missing pagetypeinfo: the sample goes on, with a warning");
+	r2 = source_read(&src, &snap, SOURCE_READ_PAGETYPE, &cause);
+	warn2 = has_warning(&snap, "sampling without pagetypeinfo");
+	tap_ok(r2 == 0 && !warn2 && snap.nentries == 3,
+	    "missing pagetypeinfo: warned once only");
+	source_close(&src);
+	snapshot_free(&snap);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 /* Parse zoneinfo, buddyinfo and (if given) pagetypeinfo text. */
 static int
 parse3(struct snapshot *snap, const char *zi, const char *bi, const char *pi,
@@ -497,6 +544,7 @@ main(void)
 	tap_ok(run_cases(testdata, "bad") >= 25, "bad-input cases ran");
 	tap_ok(run_cases(testdata, "warn") >= 3, "warning cases ran");
 	test_runtime_cases(fixtures);
+	test_pagetype_missing(fixtures);
 	test_zoneinfo_variants();
 	test_arm64_capped();
 	test_columns_by_name();
