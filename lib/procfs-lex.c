@@ -282,7 +282,8 @@ procfs_lex_key(struct procfs_lex *lx, int *node, int *region, char *zone)
 
 /*
  * Find the entry of a key.  The files list keys in the same order, so the
- * entry after the previous hit is tried first and lookups stay linear.
+ * entry after the previous hit (or the previous hit itself: pagetypeinfo
+ * has a row per migratetype) is tried first and lookups stay linear.
  */
 struct snap_entry *
 procfs_lookup(struct snapshot *snap, int *hint, int node, int region,
@@ -291,11 +292,13 @@ procfs_lookup(struct snapshot *snap, int *hint, int node, int region,
 	struct snap_entry *e;
 	int i;
 
-	if (*hint >= 0 && *hint < snap->nentries) {
-		e = &snap->entries[*hint];
+	for (i = *hint; i >= *hint - 1 && i >= 0; i--) {
+		if (i >= snap->nentries)
+			continue;
+		e = &snap->entries[i];
 		if (e->node == node && e->region == region &&
 		    strcmp(e->zone, zone) == 0) {
-			(*hint)++;
+			*hint = i + 1;
 			return (e);
 		}
 	}

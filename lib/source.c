@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "source.h"
+#include "src-kpageflags.h"
 #include "units.h"
 
 extern const struct source_ops src_patched_ops;
@@ -23,6 +24,7 @@ extern const struct source_ops src_zone_ops;
 const struct source_ops *const source_table[] = {
 	&src_patched_ops,
 	&src_sorted_buddy_ops,
+	&src_kpageflags_ops,
 	&src_zone_ops,
 	NULL
 };

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@
 struct src_procfs {
 	int	 pagetype_warned;	/* unreadable pagetypeinfo reported */
 	int	 pagetype_failed;
+	char	 pagetype_root[PATH_MAX];	/* where it failed: not retried */
 };
 
 /* A format's name for messages and meta.json. */
@@ -150,6 +153,9 @@ src_procfs_read(struct source *src, struct snapshot *snap, int flags,
 	if ((r = procfs_parse_buddyinfo(snap, src->buddyinfo.path,
 	    src->buddyinfo.buf, src->buddyinfo.len, cause)) != 0)
 		return (r);
+	if ((flags & SOURCE_READ_PAGETYPE) && sp != NULL &&
+	    sp->pagetype_failed && strcmp(sp->pagetype_root, root) == 0)
+		flags &= ~SOURCE_READ_PAGETYPE;	/* failed here before */
 	if (flags & SOURCE_READ_PAGETYPE) {
 		r = procfile_read(&src->pagetypeinfo, root, "pagetypeinfo",
 		    &why);
@@ -161,8 +167,11 @@ src_procfs_read(struct source *src, struct snapshot *snap, int flags,
 				    "pagetypeinfo", why);
 				sp->pagetype_warned = 1;
 			}
-			if (sp != NULL)
+			if (sp != NULL) {
 				sp->pagetype_failed = 1;
+				snprintf(sp->pagetype_root,
+				    sizeof sp->pagetype_root, "%s", root);
+			}
 			free(why);
 		} else if (r != 0) {
 			if (cause != NULL)
