@@ -511,6 +511,8 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "samples",
 	    json_integer((json_int_t)r->sampler.seq));
 	json_object_set(r->meta, "failed_phases", r->failed);
+	/* Again at the end: sources report what they found. */
+	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
 	meta_set_status(r->meta, status);
 	if (meta_write(r->meta, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
