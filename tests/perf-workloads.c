@@ -161,7 +161,9 @@ scratch_file(const char *dir, uint64_t size)
 	uint64_t off;
 	int fd;
 
-	snprintf(path, sizeof path, "%s/perf-XXXXXX", dir);
+	if (snprintf(path, sizeof path, "%s/perf-XXXXXX", dir) >=
+	    (int)sizeof path)
+		die(2, "%s: path too long", dir);
 	if ((fd = mkstemp(path)) == -1)
 		die_errno(3, "mkstemp %s", path);
 	unlink(path);
@@ -199,8 +201,25 @@ stressng(const char *args)
 	return (v);
 }
 
+/* Is section name selected by the command line (none: all)? */
+static int
+selected(int argc, char **argv, const char *name)
+{
+	int i;
+
+	if (argc < 2)
+		return (1);
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * Sections: pagetest, fork, pagecache, stressng; all without arguments.
+ */
 int
-main(void)
+main(int argc, char **argv)
 {
 	double bare[ROUNDS], pt1[ROUNDS], pt2[ROUNDS], r1[ROUNDS];
 	double scale[ROUNDS], bf[ROUNDS], wf[ROUNDS], rf[ROUNDS];
@@ -221,7 +240,7 @@ main(void)
 	/* Warm the memory this process and the workloads will reuse. */
 	bare_touch(GIB);
 	bare_touch(GIB);
-	for (i = 0; i < ROUNDS; i++) {
+	for (i = 0; i < ROUNDS && selected(argc, argv, "pagetest"); i++) {
 		bare[i] = bare_touch(GIB);
 		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
 		    "1G", "threads", "1", "thp", "never", NULL }, "pages_per_s");
@@ -230,38 +249,48 @@ main(void)
 		r1[i] = pt1[i] / bare[i];
 		scale[i] = pt2[i] / pt1[i];
 	}
-	printf("bare_touch_pages_per_s=%.0f\n", median(bare, ROUNDS));
-	printf("pagetest_pages_per_s=%.0f\n", median(pt1, ROUNDS));
-	printf("pagetest_vs_limit=%.3f\n", median(r1, ROUNDS));
-	printf("pagetest_2t_scaling=%.3f\n", median(scale, ROUNDS));
-	fflush(stdout);
+	if (selected(argc, argv, "pagetest")) {
+		printf("bare_touch_pages_per_s=%.0f\n", median(bare, ROUNDS));
+		printf("pagetest_pages_per_s=%.0f\n", median(pt1, ROUNDS));
+		printf("pagetest_vs_limit=%.3f\n", median(r1, ROUNDS));
+		printf("pagetest_2t_scaling=%.3f\n", median(scale, ROUNDS));
+		fflush(stdout);
+	}
 
-	for (i = 0; i < ROUNDS; i++) {
+	for (i = 0; i < ROUNDS && selected(argc, argv, "fork"); i++) {
 		bf[i] = bare_fork(64 << 20, 150);
 		wf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
 		    "64M", "forkers", "1", "forks", "150", NULL },
 		    "forks_per_s");
 		rf[i] = wf[i] / bf[i];
 	}
-	printf("bare_fork_64m_per_s=%.1f\n", median(bf, ROUNDS));
-	printf("fork_heavy_64m_per_s=%.1f\n", median(wf, ROUNDS));
-	printf("fork_vs_limit=%.3f\n", median(rf, ROUNDS));
-	fflush(stdout);
+	if (selected(argc, argv, "fork")) {
+		printf("bare_fork_64m_per_s=%.1f\n", median(bf, ROUNDS));
+		printf("fork_heavy_64m_per_s=%.1f\n", median(wf, ROUNDS));
+		printf("fork_vs_limit=%.3f\n", median(rf, ROUNDS));
+		fflush(stdout);
+	}
 
-	fd = scratch_file(dir, 256 << 20);
-	for (i = 0; i < ROUNDS; i++) {
+	fd = selected(argc, argv, "pagecache") ? scratch_file(dir, 256 << 20) :
+	    -1;
+	for (i = 0; i < ROUNDS && fd != -1; i++) {
 		bp[i] = bare_read_evict(fd, 256 << 20, 3);
 		wp[i] = workload_metric("page-cache-churn", (const char *[]){
 		    "size", "256M", "threads", "1", "passes", "4", "dir", dir,
 		    NULL }, "read_evict_per_s");
 		rp[i] = wp[i] / bp[i];
 	}
-	close(fd);
-	printf("bare_read_evict_mb_per_s=%.0f\n", median(bp, ROUNDS));
-	printf("pagecache_read_evict_mb_per_s=%.0f\n", median(wp, ROUNDS));
-	printf("pagecache_vs_limit=%.3f\n", median(rp, ROUNDS));
-	fflush(stdout);
+	if (fd != -1) {
+		close(fd);
+		printf("bare_read_evict_mb_per_s=%.0f\n", median(bp, ROUNDS));
+		printf("pagecache_read_evict_mb_per_s=%.0f\n",
+		    median(wp, ROUNDS));
+		printf("pagecache_vs_limit=%.3f\n", median(rp, ROUNDS));
+		fflush(stdout);
+	}
 
+	if (!selected(argc, argv, "stressng"))
+		return (0);
 	if (!have_stressng) {
 		printf("# stress-ng not installed: no *_vs_stressng\n");
 		return (0);
