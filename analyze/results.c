@@ -590,8 +590,9 @@ samples_row(struct reader *rd, void *opaque)
 		res->used = grow_u64(res->used, ctx->old_alloc, tm->alloc,
 		    res->nregions);
 		for (c = 0; c < RESULTS_NCLASSES; c++)
-			res->cls[c] = grow_u64(res->cls[c], ctx->old_alloc,
-			    tm->alloc, res->nregions);
+			if (res->cls[c] != NULL)
+				res->cls[c] = grow_u64(res->cls[c],
+				    ctx->old_alloc, tm->alloc, res->nregions);
 		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
 		    tm->alloc, sizeof *ctx->rows_per_slot);
 		memset(ctx->rows_per_slot + ctx->old_alloc, 0, (tm->alloc -
@@ -615,7 +616,11 @@ samples_row(struct reader *rd, void *opaque)
 			return (0);
 		if (v == RESULTS_UNKNOWN)
 			ctx->classes_missing = 1;
-		else {
+		else if (!ctx->classes_missing) {
+			/* Class columns cost memory only when filled in. */
+			if (res->cls[c] == NULL)
+				res->cls[c] = xcalloc((size_t)tm->alloc *
+				    res->nregions, sizeof *res->cls[c]);
 			ctx->classes_seen = 1;
 			res->cls[c][at] += v;
 		}
