@@ -40,15 +40,16 @@ struct reader {
 	const char		*path;
 	const struct column	*cols;
 	int			 ncols;
-	int			 map[MAX_COLUMNS];	/* file column -> slot */
-	int			 nfile;		/* columns in the header */
-	int			 field;		/* current field in the row */
+	/* file column -> slot; slot -> offset and length in the arena */
+	int			 map[MAX_COLUMNS];
+	int			 nfile;		/* header columns */
+	int			 field;		/* field in the row */
 	int			 header_done;
 	long			 line;
 	char			*arena;
 	size_t			 arena_len;
 	size_t			 arena_size;
-	size_t			 off[MAX_COLUMNS];	/* slot -> arena offset */
+	size_t			 off[MAX_COLUMNS];
 	size_t			 len[MAX_COLUMNS];
 	int			 have[MAX_COLUMNS];
 	row_fn			 row;
@@ -56,8 +57,8 @@ struct reader {
 	int			 rc;
 	char			*cause;
 	long			 rows;
-	int			 tolerate_cut;	/* run did not complete */
-	int			 cut;		/* a cut-off last row was dropped */
+	int			 tolerate_cut;	/* run incomplete */
+	int			 cut;		/* dropped a cut row */
 };
 
 /* Record an error once; later rows are ignored. */

@@ -125,6 +125,48 @@ change_text(char *buf, size_t len, const struct compare_cell *c, int base)
 		snprintf(buf, len, "(%7.2f%%)", c->change_pct);
 }
 
+/* The text of statistic row `stat` for one group. */
+static void
+stat_cell(char *cell, size_t len, int stat, const struct compare_cell *c,
+    int is_base)
+{
+	const struct stats_desc *d = &c->desc;
+	char a[32], b[32];
+
+	switch (stat) {
+	case 0:
+		num(a, sizeof a, d->mean);
+		change_text(b, sizeof b, c, is_base);
+		snprintf(cell, len, "%s %s", a, b);
+		break;
+	case 1:
+		num(cell, len, d->stddev);
+		break;
+	case 2:
+		if (isnan(d->ci_low))
+			snprintf(cell, len, "-");
+		else {
+			num(a, sizeof a, (d->ci_high - d->ci_low) / 2);
+			snprintf(cell, len, "+-%s", a);
+		}
+		break;
+	case 3:
+		num(cell, len, d->min);
+		break;
+	case 4:
+		num(cell, len, d->max);
+		break;
+	default:
+		if (is_base)
+			snprintf(cell, len, " ");
+		else if (!c->tested)
+			snprintf(cell, len, "n<2");
+		else
+			snprintf(cell, len, "%.4g", c->p);
+		break;
+	}
+}
+
 #define COLW 24
 
 /* mmtests-style text: rows of statistics, one column per group. */
@@ -137,7 +179,7 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 	struct compare_cell *cells;
 	const struct compare_key *k;
 	const char *phase = NULL;
-	char a[32], b[32], cell[64];
+	char cell[64];
 	int i, g, s;
 
 	cells = xcalloc(set->ngroups, sizeof *cells);
@@ -175,46 +217,8 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 			else
 				printf("%-9s %-34.34s", stats[s], k->metric);
 			for (g = 0; g < set->ngroups; g++) {
-				const struct stats_desc *d = &cells[g].desc;
-
-				switch (s) {
-				case 0:
-					num(a, sizeof a, d->mean);
-					change_text(b, sizeof b, &cells[g],
-					    g == base);
-					snprintf(cell, sizeof cell, "%s %s",
-					    a, b);
-					break;
-				case 1:
-					num(cell, sizeof cell, d->stddev);
-					break;
-				case 2:
-					if (isnan(d->ci_low))
-						snprintf(cell, sizeof cell, "-");
-					else {
-						num(a, sizeof a, (d->ci_high -
-						    d->ci_low) / 2);
-						snprintf(cell, sizeof cell,
-						    "+-%s", a);
-					}
-					break;
-				case 3:
-					num(cell, sizeof cell, d->min);
-					break;
-				case 4:
-					num(cell, sizeof cell, d->max);
-					break;
-				default:
-					if (g == base)
-						snprintf(cell, sizeof cell, " ");
-					else if (!cells[g].tested)
-						snprintf(cell, sizeof cell,
-						    "n<2");
-					else
-						snprintf(cell, sizeof cell,
-						    "%.4g", cells[g].p);
-					break;
-				}
+				stat_cell(cell, sizeof cell, s, &cells[g],
+				    g == base);
 				if (markdown)
 					printf(" %s |", cell);
 				else

@@ -33,7 +33,7 @@
 #define REGIONS		50
 #define HZ		10
 #define SECONDS		3600
-#define PRESENT		131072		/* 512 MiB of 4 KiB pages */
+#define PRESENT		131072	/* 512 MiB of 4 KiB pages */
 #define ORDERS		11
 #define ROUNDS		5
 
@@ -47,7 +47,7 @@ gen_used(int r, double t)
 	level = (phase < 0.5 ? phase * 2 : (1 - phase) * 2) * 0.6 * REGIONS;
 	level += 0.05 * REGIONS * sin(t / 7.0);
 	if (level <= r)
-		return (r % 7 == 0 ? 300 : 0);	/* a little kernel residue */
+		return (r % 7 == 0 ? 300 : 0);	/* kernel residue */
 	if (level >= r + 1)
 		return (PRESENT - 100 * (r % 3));
 	return ((uint64_t)((level - r) * PRESENT));
@@ -105,9 +105,9 @@ gen_results(const char *dir)
 		for (r = 0; r < REGIONS; r++) {
 			used = gen_used(r, t);
 			free_pages = PRESENT - used;
-			fprintf(samples, "%.3f,%s,0,%d,Normal,%d,%llu,%d,,,,,\n",
-			    t, phase, r, PRESENT, (unsigned long long)free_pages,
-			    PRESENT);
+			fprintf(samples,
+			    "%.3f,%s,0,%d,Normal,%d,%llu,%d,,,,,\n", t, phase,
+			    r, PRESENT, (unsigned long long)free_pages, PRESENT);
 			if (s % HZ != 0)
 				continue;
 			/* Free memory: whole order-10 blocks, then order 0. */
@@ -115,8 +115,8 @@ gen_results(const char *dir)
 			rest = free_pages - high * 1024;
 			for (o = 0; o < ORDERS; o++)
 				fprintf(buddy, "%.3f,%s,0,%d,Normal,%d,%llu\n",
-				    t, phase, r, o, (unsigned long long)(o == 10 ?
-				    high : o == 0 ? rest : 0));
+				    t, phase, r, o, (unsigned long long)
+				    (o == 10 ? high : o == 0 ? rest : 0));
 		}
 	}
 	if (fclose(samples) != 0 || fclose(buddy) != 0)
@@ -202,7 +202,8 @@ int
 main(int argc, char **argv)
 {
 	static const char *const checks[][2] = {
-		{ "fill", "used_pages.mean" }, { "drain", "active_regions.mean" },
+		{ "fill", "used_pages.mean" },
+		{ "drain", "active_regions.mean" },
 		{ "fill", "usable_free_share.mean" }
 	};
 	const char *srcdir = TOP_SRCDIR;
