@@ -107,7 +107,8 @@ gen_results(const char *dir)
 			free_pages = PRESENT - used;
 			fprintf(samples,
 			    "%.3f,%s,0,%d,Normal,%d,%llu,%d,,,,,\n", t, phase,
-			    r, PRESENT, (unsigned long long)free_pages, PRESENT);
+			    r, PRESENT, (unsigned long long)free_pages,
+			    PRESENT);
 			if (s % HZ != 0)
 				continue;
 			/* Free memory: whole order-10 blocks, then order 0. */

@@ -161,6 +161,10 @@ main(void)
 	metrics_compute(res, &mo, &m, &cause);
 	r = reduce(m, "active_regions", "fill");
 	tap_near(r.max, 2, 0, "tolerance 10: region 2 with 10 pages is empty");
+	r = reduce(m, "spread_index", "fill");
+	tap_near(r.max, 1.0, 1e-12, "tolerance 10: at t=1 the 3000 pages of "
+	    "the 2 active regions need 2 regions: spread 1, not 2/2 of 3010");
+	tap_near(r.min, 1.0, 1e-12, "tolerance never pushes spread below 1");
 	metrics_free(m);
 
 	tap_eq_u64(metrics_ideal_regions(present, 4, 0, scratch), 0,
