@@ -37,11 +37,10 @@ static const char *const table_choices[] = { "summary", "seed", NULL };
 static const struct opt_def analyze_options[] = {
 	{ "format", OPT_ENUM, offsetof(struct analyze_settings, format),
 	    "FORMAT", "text", 0, 0, format_choices,
-	    "output: text, csv, json or markdown" },
+	    "output format" },
 	{ "table", OPT_ENUM, offsetof(struct analyze_settings, table),
 	    "TABLE", "summary", 0, 0, table_choices,
-	    "summary (metrics per phase) or seed (free pages per region at "
-	    "each checkpoint)" },
+	    "metrics per phase, or free pages per region at each checkpoint" },
 	{ "empty-tolerance", OPT_U64,
 	    offsetof(struct analyze_settings, empty_tolerance), "PAGES", "0",
 	    0, 0, NULL, "a region with at most PAGES used pages is empty" },

@@ -45,10 +45,10 @@ static const struct opt_def compare_options[] = {
 	    "group the others are compared against (default: the first)" },
 	{ "format", OPT_ENUM, offsetof(struct compare_settings, format),
 	    "FORMAT", "text", 0, 0, format_choices,
-	    "output: text, csv, json or markdown" },
+	    "output format" },
 	{ "test", OPT_ENUM, offsetof(struct compare_settings, test), "TEST",
 	    "welch", 0, 0, test_choices,
-	    "significance test: welch (t-test) or mann-whitney (ranks)" },
+	    "significance test: Welch's t-test or Mann-Whitney U" },
 	{ "alpha", OPT_STRING, offsetof(struct compare_settings, alpha), "P",
 	    "0.05", 0, 0, NULL, "significance level" },
 	{ "force", OPT_FLAG, offsetof(struct compare_settings, force), NULL,
@@ -193,7 +193,7 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 			printf("---:|");
 		putchar('\n');
 	} else {
-		printf("%-9s %-34s", "", "");
+		printf("%-9s %-40s", "", "");
 		for (g = 0; g < set->ngroups; g++)
 			printf(" %*s", COLW, set->groups[g].name);
 		putchar('\n');
@@ -215,7 +215,7 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 				printf("| %s | `%s` | %s |", k->phase,
 				    k->metric, stats[s]);
 			else
-				printf("%-9s %-34.34s", stats[s], k->metric);
+				printf("%-9s %-40s", stats[s], k->metric);
 			for (g = 0; g < set->ngroups; g++) {
 				stat_cell(cell, sizeof cell, s, &cells[g],
 				    g == base);
@@ -460,7 +460,7 @@ const struct command_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "DIR... [--group-by dir|label|kernel] [--baseline GROUP] "
 	    "[--format text|csv|json|markdown] [--test welch|mann-whitney] "
-	    "[--alpha P] [--force]",
+	    "[--alpha P] [--force] [--all]",
 	.summary = "compare groups of runs with statistics",
 	.description = "Each DIR is a results directory or a directory of "
 	    "them (as run --repeat makes), which counts as one group.  For "
