@@ -145,6 +145,8 @@ cmd_workload_exec(int argc, char **argv)
 		log_errorx("workload %s: %s", desc->name, cause);
 		fprintf(stderr, "usage: regionbench workload %s [options] "
 		    "(see --help)\n", desc->name);
+		free(cause);
+		workload_run_free(run);
 		return (RB_EXIT_INPUT);
 	}
 	if (first < argc - 1)
