@@ -12,7 +12,7 @@
 #   FUZZ_FLAGS     more libFuzzer flags (e.g. -fork=1 -ignore_crashes=1)
 # Crashes land in $FUZZ_OUT/artifacts; the exit status is 1 if any.
 set -u
-: "${FUZZ_CC:=clang}" "${FUZZ_SECONDS:=60}" "${FUZZ_OUT:=fuzz}"
+: "${FUZZ_CC:=clang}" "${FUZZ_SECONDS:=60}" "${FUZZ_OUT:=build-fuzz}"
 : "${FUZZ_CPPFLAGS:=}" "${FUZZ_LIBS:=}" "${FUZZ_SOURCES:=}"
 : "${top_srcdir:=.}" "${FUZZ_FLAGS:=}"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
