@@ -5,7 +5,9 @@ bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
 	bench/cmd-sample.c \
+	bench/cmd-run.c \
 	bench/region-table.c bench/region-table.h \
+	bench/runner.c bench/runner.h \
 	bench/sampler.c bench/sampler.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h
