@@ -33,6 +33,7 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(info) \
 	X(sample) \
 	X(run) \
+	X(verify) \
 	X(list) \
 	X(workload) \
 	X(analyze) \

@@ -461,6 +461,9 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "phases", phases);
 	json_object_set_new(r->meta, "repetition", json_pack("{s:i, s:i}",
 	    "index", r->rep + 1, "of", r->nreps));
+	if (r->set->replay != NULL)
+		json_object_set_new(r->meta, "replay_of",
+		    json_string(r->set->replay));
 	if ((rc = meta_write(r->meta, r->dir, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 
@@ -470,6 +473,8 @@ runner_repetition(struct runner *r, json_t *system)
 	cfg.buddy_every = 1;
 	cfg.pagetype_every = 10;
 	cfg.cpu = r->have_topo ? topology_last_pu(&r->topo) : -1;
+	cfg.replay_dir = r->set->replay;
+	cfg.replay_paced = 1;
 	if ((rc = sampler_start(&r->sampler, &cfg, &r->src, &r->sink,
 	    r->have_topo ? &r->topo : NULL, units_now_ns(),
 	    suite->phases[0].name, &cause)) != 0) {
@@ -605,7 +610,17 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (geteuid() == 0)
 		runner_write_sysctl("/proc/self/oom_score_adj", "-1000\n");
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
-	source_cli_open(cli, &r.src, NULL);
+	if (set->replay != NULL) {
+		char first[4096];
+
+		snprintf(first, sizeof first, "%s/0000", set->replay);
+		if (access(first, F_OK) == -1)
+			die(RB_EXIT_INPUT, "run: %s: no recorded samples "
+			    "(expected %s)", set->replay, first);
+		source_cli_open(cli, &r.src, first);
+	} else {
+		source_cli_open(cli, &r.src, NULL);
+	}
 	system = meta_system(cli->proc);
 
 	if (strcmp(r.src.ops->name, "kpageflags") == 0)
