@@ -303,13 +303,56 @@ runner_record_result(struct runner *r, const struct suite_phase *ph,
 	json_array_append_new(r->failed, json_string(ph->name));
 }
 
-/* Take one checkpoint: an extra sample plus where the workload's pages are. */
+/* Is the process stopped (state T in /proc/PID/stat)? */
+static int
+runner_stopped(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (1);	/* gone: nothing left to wait for */
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (1);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return (paren != NULL && paren[1] == ' ' && (paren[2] == 'T' ||
+	    paren[2] == 't'));
+}
+
+/*
+ * Take one checkpoint: an extra sample plus where the workload's pages
+ * are.  With checkpoint-freeze the workload is stopped meanwhile, so the
+ * figures belong to the milestone and not to a moment after it (a
+ * kpageflags scan takes a good part of a second); the time it stood still
+ * is an event, since it lowers the workload's wall-clock rates.
+ */
 static void
 runner_checkpoint(struct runner *r, const struct suite_phase *ph,
     const char *label, pid_t pid)
 {
+	uint64_t t0 = 0;
+	char text[96];
+	int i, frozen = 0;
+
+	if (ph->freeze && pid > 0 && kill(pid, SIGSTOP) == 0) {
+		frozen = 1;
+		t0 = units_now_ns();
+		for (i = 0; i < 100 && !runner_stopped(pid); i++)
+			runner_nap(RUNNER_POLL_NS / 4);
+	}
 	sampler_sample_now(&r->sampler, "checkpoint", label);
 	runner_placement(r, ph, pid);
+	if (frozen) {
+		kill(pid, SIGCONT);
+		snprintf(text, sizeof text, "%s: workload stopped for %.0f ms",
+		    label, (double)(units_now_ns() - t0) / 1e6);
+		sampler_event(&r->sampler, "freeze", text);
+	}
 }
 
 /* Run one phase: its workload in a child, checkpoints, settle time. */
@@ -338,6 +381,11 @@ runner_phase(struct runner *r, int index)
 	}
 	if (r->set->force)
 		workload_set_option(run, "force", "yes", NULL);
+	/* Checkpoints at 0% are taken before the workload exists. */
+	while (next_cp < ph->ncheckpoints && ph->checkpoints[next_cp] <= 0) {
+		runner_checkpoint(r, ph, ph->checkpoint_labels[next_cp], 0);
+		next_cp++;
+	}
 	phase_start = units_now_ns();
 	if (workload_start(run, &cause) != 0) {
 		sampler_event(&r->sampler, "failed", cause);

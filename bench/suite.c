@@ -210,6 +210,14 @@ phase_key(struct suite_parse *p, struct suite_phase *ph, const char *key,
 			return (suite_error(p, "drop-caches: '%s' is not no, "
 			    "yes, 1, 2 or 3", value));
 		}
+	} else if (strcmp(key, "checkpoint-freeze") == 0) {
+		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+			ph->freeze = 1;
+		else if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
+			ph->freeze = 0;
+		else
+			return (suite_error(p, "checkpoint-freeze: '%s' is not "
+			    "yes or no", value));
 	} else if (strcmp(key, "compact") == 0) {
 		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
 			ph->compact = 1;
