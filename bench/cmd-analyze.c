@@ -266,7 +266,8 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.1fM", v / (1024 * 1024));
 	else if (strcmp(unit, "ratio") == 0)
 		snprintf(buf, len, "%.4f", v);
-	else if (v == floor(v) && fabs(v) < 1e12)
+	else if ((v == floor(v) && fabs(v) < 1e12) ||
+	    (fabs(v) >= 1e4 && fabs(v) < 1e12))
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
@@ -359,7 +360,8 @@ print_phase(const struct results *res, const struct metrics *m,
 		    "  %-8s %-25s %12.1f %12.1f %9.4f  %s\n",
 		    res->regions[i].name, range, res->present[at] * mib,
 		    res->used[at] * mib, m->occupancy[at],
-		    m->empty[at] ? "empty" : "active");
+		    m->empty[at] ? "empty" : res->present[at] == 0 &&
+		    res->used[at] == 0 ? "hole" : "active");
 	}
 }
 
