@@ -27,6 +27,7 @@ struct analyze_settings {
 	int		 table;
 	uint64_t	 empty_tolerance;
 	char		*power_model;
+	int		 brief;
 };
 
 static const char *const format_choices[] = {
@@ -48,6 +49,9 @@ static const struct opt_def analyze_options[] = {
 	    offsetof(struct analyze_settings, power_model), "FILE", NULL, 0,
 	    0, NULL, "INI file with DRAM refresh power per GiB: estimate what "
 	    "empty regions could save (a model, not a measurement)" },
+	{ "brief", OPT_FLAG, offsetof(struct analyze_settings, brief), NULL,
+	    NULL, 0, 0, NULL, "text: only the headline metrics and each "
+	    "workload's rates (what run prints)" },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
 };
 
@@ -263,7 +267,7 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (strcmp(unit, "bytes") == 0)
-		snprintf(buf, len, "%.1fM", v / (1024 * 1024));
+		snprintf(buf, len, "%.1f", v / (1024 * 1024));
 	else if (strcmp(unit, "ratio") == 0)
 		snprintf(buf, len, "%.4f", v);
 	else if ((v == floor(v) && fabs(v) < 1e12) ||
@@ -273,10 +277,27 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.4g", v);
 }
 
+/* Is a summary row one of the workload rows print_phase shows? */
+static int
+phase_row_shown(const struct summary_row *row, int p, int brief)
+{
+	size_t len = strlen(row->metric);
+
+	if (row->phase != p)
+		return (0);
+	if (strncmp(row->metric, "power_model.", 12) == 0)
+		return (1);
+	if (strncmp(row->metric, "workload.", 9) != 0)
+		return (0);
+	/* Brief: the rates per wall-second, not their detail. */
+	return (!brief || (len > 6 && strcmp(row->metric + len - 6,
+	    "_per_s") == 0));
+}
+
 /* Print the headline series of one phase as a table. */
 static void
 print_phase(const struct results *res, const struct metrics *m,
-    const struct summary *sum, int p, int markdown)
+    const struct summary *sum, int p, int markdown, int brief)
 {
 	static const char *const red_names[] = {
 		"min", "mean", "max", "final", "twmean"
@@ -285,15 +306,26 @@ print_phase(const struct results *res, const struct metrics *m,
 	const struct metric_series *s;
 	char cell[5][32];
 	double vals[5];
-	int i, j, last;
+	int i, j, last, width = 28;
 
+	/* Widen the name column for the longest name shown. */
+	for (i = 0; i < m->nseries; i++) {
+		if (m->series[i].headline &&
+		    (int)strlen(m->series[i].name) > width)
+			width = (int)strlen(m->series[i].name);
+	}
+	for (i = 0; i < sum->n; i++) {
+		if (phase_row_shown(&sum->rows[i], p, brief) &&
+		    (int)strlen(sum->rows[i].metric) > width)
+			width = (int)strlen(sum->rows[i].metric);
+	}
 	if (markdown)
 		printf("\n### Phase `%s`\n\n| metric | min | mean | max | "
 		    "final | time-weighted mean | unit |\n"
 		    "|---|---:|---:|---:|---:|---:|---|\n", res->phases[p]);
 	else
-		printf("\nphase %s\n  %-28s %10s %10s %10s %10s %10s  %s\n",
-		    res->phases[p], "metric", red_names[0], red_names[1],
+		printf("\nphase %s\n  %-*s %10s %10s %10s %10s %10s  %s\n",
+		    res->phases[p], width, "metric", red_names[0], red_names[1],
 		    red_names[2], red_names[3], red_names[4], "unit");
 	for (i = 0; i < m->nseries; i++) {
 		s = &m->series[i];
@@ -312,15 +344,13 @@ print_phase(const struct results *res, const struct metrics *m,
 			    cell[4], strcmp(s->unit, "bytes") == 0 ? "MiB" :
 			    s->unit);
 		else
-			printf("  %-28s %10s %10s %10s %10s %10s  %s\n",
-			    s->name, cell[0], cell[1], cell[2], cell[3],
+			printf("  %-*s %10s %10s %10s %10s %10s  %s\n",
+			    width, s->name, cell[0], cell[1], cell[2], cell[3],
 			    cell[4], strcmp(s->unit, "bytes") == 0 ? "MiB" :
 			    s->unit);
 	}
 	for (i = 0; i < sum->n; i++) {
-		if (sum->rows[i].phase != p ||
-		    (strncmp(sum->rows[i].metric, "workload.", 9) != 0 &&
-		    strncmp(sum->rows[i].metric, "power_model.", 12) != 0))
+		if (!phase_row_shown(&sum->rows[i], p, brief))
 			continue;
 		fmt_value(cell[0], sizeof cell[0], sum->rows[i].value,
 		    sum->rows[i].unit);
@@ -328,13 +358,15 @@ print_phase(const struct results *res, const struct metrics *m,
 			printf("| %s | | %s | | | | %s |\n",
 			    sum->rows[i].metric, cell[0], sum->rows[i].unit);
 		else
-			printf("  %-28s %10s %10s %10s %10s %10s  %s%s\n",
-			    sum->rows[i].metric, "", cell[0], "", "", "",
+			printf("  %-*s %10s %10s %10s %10s %10s  %s%s\n",
+			    width, sum->rows[i].metric, "", cell[0], "", "", "",
 			    sum->rows[i].unit, strncmp(sum->rows[i].metric,
 			    "power_model.", 12) == 0 ? "  (model estimate)" :
 			    "");
 	}
 	/* Regions at the phase's last sample. */
+	if (brief)
+		return;
 	for (last = -1, i = 0; i < res->samples.n; i++)
 		if (res->samples.phase[i] == p)
 			last = i;
@@ -368,7 +400,7 @@ print_phase(const struct results *res, const struct metrics *m,
 /* Print the summary in text or markdown. */
 static void
 print_summary(const struct results *res, const struct metrics *m,
-    const struct summary *sum, int markdown, int power)
+    const struct summary *sum, int markdown, int power, int brief)
 {
 	int p;
 
@@ -388,7 +420,7 @@ print_summary(const struct results *res, const struct metrics *m,
 		    (unsigned long long)res->page_size,
 		    (unsigned long long)m->opt.empty_tolerance, res->status);
 	for (p = 0; p < res->nphases; p++)
-		print_phase(res, m, sum, p, markdown);
+		print_phase(res, m, sum, p, markdown, brief);
 	if (power)
 		printf("\n%sPower figures are a MODEL ESTIMATE from "
 		    "--power-model (refresh power per GiB of empty regions), "
@@ -630,7 +662,7 @@ cmd_analyze_exec(int argc, char **argv)
 		putchar('\n');
 	} else
 		print_summary(res, m, &sum, st.format == FMT_MARKDOWN,
-		    st.power_model != NULL);
+		    st.power_model != NULL, st.brief);
 	json_decref(json);
 	summary_free(&sum);
 	metrics_free(m);
