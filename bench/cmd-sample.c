@@ -271,6 +271,9 @@ cmd_sample_exec(int argc, char **argv)
 		    json_integer((json_int_t)sampler.seq));
 		json_object_set_new(meta, "sampler_overruns",
 		    json_integer((json_int_t)sampler.overruns));
+		if (sampler.pageblock_order >= 0)
+			json_object_set_new(meta, "pageblock_order",
+			    json_integer(sampler.pageblock_order));
 		/* Again at the end: sources report what they found. */
 		json_object_set_new(meta, "source", sample_source_json(&src));
 		meta_set_status(meta, status);

@@ -538,6 +538,10 @@ runner_repetition(struct runner *r, json_t *system)
 	}
 
 	rc = sampler_stop(&r->sampler, &cause);
+	/* Analysis needs the pageblock order pagetypeinfo printed. */
+	if (r->sampler.pageblock_order >= 0)
+		json_object_set_new(r->meta, "pageblock_order",
+		    json_integer(r->sampler.pageblock_order));
 	if (rc != 0) {
 		log_errorx("run: %s", cause);
 		free(cause);
@@ -606,32 +610,49 @@ runner_subcommand(char **argv)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* After a repetition: the summary (and seed table), then the charts. */
+/*
+ * After a repetition: summary.csv and a short summary (plus the seed table
+ * when the suite asks for it), then the charts and the report.
+ */
 static void
 runner_report(struct runner *r)
 {
-	char *analyze_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
+	char *brief_argv[] = { "analyze", r->dir, "--brief", NULL };
+	char *seed_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
 	char *quiet_argv[] = { "analyze", r->dir, "--format", "csv", NULL };
 	char *chart_argv[] = { "chart", r->dir, NULL };
-	char *report_argv[] = { "report", r->dir, NULL };
-	int quiet = r->set->quiet;
+	char *report_argv[] = { "report", r->dir, "--out", NULL, NULL };
+	char report_path[4200];
 	FILE *saved = NULL;
+	int rc;
 
 	if (runner_signal != 0)
 		return;
-	if (quiet) {
-		/* Summary files still get written; nothing is printed. */
+	if (r->set->quiet) {
+		/* summary.csv is still written; nothing is printed. */
 		saved = stdout;
 		stdout = fopen("/dev/null", "w");
+		rc = runner_subcommand(quiet_argv);
+	} else {
+		rc = runner_subcommand(brief_argv);
+		if (rc == 0 && r->suite->seed_table) {
+			putchar('\n');
+			rc = runner_subcommand(seed_argv);
+		}
 	}
-	if (runner_subcommand(quiet ? quiet_argv : analyze_argv) != 0)
+	if (rc != 0)
 		log_warnx("run: analyze %s failed; the results are complete, "
 		    "run it again by hand", r->dir);
 	if (!r->set->no_charts) {
+		snprintf(report_path, sizeof report_path, "%s/report.html",
+		    r->dir);
+		report_argv[3] = report_path;
 		if (runner_subcommand(chart_argv) != 0)
 			log_warnx("run: charts of %s failed", r->dir);
 		else if (runner_subcommand(report_argv) != 0)
 			log_warnx("run: report of %s failed", r->dir);
+		else if (saved == NULL)
+			printf("report: %s\n", report_path);
 	}
 	if (saved != NULL) {
 		fclose(stdout);
