@@ -464,19 +464,6 @@ runner_default_dir(const struct suite *suite, char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s-%s", suite->name, stamp, host);
 }
 
-/* Describe the source for meta.json. */
-static json_t *
-runner_source_json(struct source *src)
-{
-	json_t *obj = json_pack("{s:s, s:s, s:s, s:s}", "name",
-	    src->ops->name, "why", src->why != NULL ? src->why : "",
-	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
-
-	if (src->ops->describe != NULL)
-		src->ops->describe(src, obj);
-	return (obj);
-}
-
 /* Run every phase once into r->dir; returns the exit code. */
 static int
 runner_repetition(struct runner *r, json_t *system)
@@ -494,14 +481,10 @@ runner_repetition(struct runner *r, json_t *system)
 	r->failed = json_array();
 	json_object_set_new(r->meta, "suite", json_pack("{s:s, s:s, s:s}",
 	    "name", suite->name, "path", suite->path, "text", suite->text));
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	json_object_set_new(r->meta, "interval_s", json_real(
 	    (double)(r->set->interval > 0 ? r->set->interval :
 	    suite->interval_ns) / 1e9));
-	json_object_set_new(r->meta, "region_size_bytes",
-	    strcmp(r->src.ops->name, "kpageflags") == 0 &&
-	    !r->src.cfg.region_block && r->src.cfg.region_map == NULL ?
-	    json_integer((json_int_t)r->src.cfg.region_size) : json_null());
 	phases = json_array();
 	for (i = 0; i < suite->nphases; i++)
 		json_array_append_new(phases,
@@ -570,8 +553,10 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "samples",
 	    json_integer((json_int_t)r->sampler.seq));
 	json_object_set(r->meta, "failed_phases", r->failed);
+	/* Again at the end: sources report what they found (accuracy). */
+	meta_set_source(r->meta, &r->src);
 	/* Again at the end: sources report what they found. */
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	meta_set_status(r->meta, status);
 	if (meta_write(r->meta, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
