@@ -24,7 +24,7 @@
 #include "src-kpageflags.h"
 #include "units.h"
 
-#define PERF_ROUNDS	7
+#define PERF_ROUNDS	11
 #define PERF_BATCH	(4 << 20)
 #define PERF_CHILD_MB	1024
 
