@@ -533,6 +533,7 @@ region_map_read_zones(struct region_map *map, const struct snapshot *snap,
 		map->zones = xreallocarray(map->zones, map->nzones + 1,
 		    sizeof *map->zones);
 		z = &map->zones[map->nzones++];
+		memset(z, 0, sizeof *z);
 		z->node = e->node;
 		snprintf(z->name, sizeof z->name, "%s", e->zone);
 		z->start_pfn = e->start_pfn;
@@ -700,6 +701,67 @@ region_map_make_segs(struct region_map *map)
 	}
 }
 
+/* Is pfn p of a node inside one of its regions? */
+static int
+region_map_in_region(const struct region_map *map, int node, uint64_t p)
+{
+	int i;
+
+	for (i = 0; i < map->nregions; i++) {
+		if (map->regions[i].node == node &&
+		    p >= map->regions[i].start_pfn && p < map->regions[i].end_pfn)
+			return (1);
+	}
+	return (0);
+}
+
+/* Next region edge of a node after p, or end. */
+static uint64_t
+region_map_next_region_edge(const struct region_map *map, int node,
+    uint64_t p, uint64_t end)
+{
+	const struct region_span *r;
+	int i;
+
+	for (i = 0; i < map->nregions; i++) {
+		r = &map->regions[i];
+		if (r->node != node)
+			continue;
+		if (r->start_pfn > p && r->start_pfn < end)
+			end = r->start_pfn;
+		if (r->end_pfn > p && r->end_pfn < end)
+			end = r->end_pfn;
+	}
+	return (end);
+}
+
+/*
+ * Mark zones with online memory that no region covers (a --region-map
+ * that lists only some ranges): their free pages cannot be checked
+ * against zoneinfo.
+ */
+static void
+region_map_mark_partial(struct region_map *map)
+{
+	const struct region_block *b;
+	uint64_t p, next;
+	int i, zone;
+
+	for (i = 0; i < map->nblocks; i++) {
+		b = &map->blocks[i];
+		if (!b->online)
+			continue;
+		for (p = b->start_pfn; p < b->end_pfn; p = next) {
+			next = region_map_next_cut(map, b->node, p, b->end_pfn);
+			next = region_map_next_region_edge(map, b->node, p,
+			    next);
+			if ((zone = region_map_zone_of(map, b, p)) != -1 &&
+			    !region_map_in_region(map, b->node, p))
+				map->zones[zone].partial = 1;
+		}
+	}
+}
+
 /*
  * Build the region map.  zones is a snapshot filled by the zoneinfo
  * parser.  Bad sysfs contents and bad --region-map files are input errors
@@ -750,6 +812,7 @@ region_map_build(struct region_map *map, const struct region_map_config *cfg,
 	}
 	region_map_make_keys(map);
 	region_map_make_segs(map);
+	region_map_mark_partial(map);
 	if (map->nkeys == 0) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "no region overlaps a "
 		    "zone: %s/%s and zoneinfo disagree", map->sys_root,

@@ -55,6 +55,7 @@ struct region_zone {
 	char		 name[SNAP_NAME_LEN];
 	uint64_t	 start_pfn;
 	uint64_t	 end_pfn;	/* start_pfn + spanned */
+	int		 partial;	/* online memory in no region */
 };
 
 /* A region key: the intersection of one region and one zone span. */

@@ -611,7 +611,7 @@ src_kpageflags_check(struct src_kpageflags *kp, struct snapshot *snap)
 	for (zi = 0; zi < kp->map.nzones; zi++) {
 		z = &kp->zones[zi];
 		rz = &kp->map.zones[zi];
-		if (!z->seen)
+		if (!z->seen || rz->partial)
 			continue;
 		counted = 0;
 		for (i = 0; i < kp->map.nkeys; i++) {
@@ -881,7 +881,8 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 {
 	struct src_kpageflags *kp = src->priv;
 	const char *marking = "undecided";
-	json_t *acc;
+	json_t *acc, *unchecked;
+	int i;
 
 	if (kp == NULL)
 		return;
@@ -926,6 +927,14 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	    json_real(kp->last_scan_ns / 1e6));
 	json_object_set_new(acc, "max_scan_ms",
 	    json_real(kp->max_scan_ns / 1e6));
+	unchecked = json_array();
+	for (i = 0; i < kp->map.nzones; i++) {
+		if (kp->map.zones[i].partial)
+			json_array_append_new(unchecked, json_sprintf("node %d "
+			    "zone %s", kp->map.zones[i].node,
+			    kp->map.zones[i].name));
+	}
+	json_object_set_new(acc, "unchecked_zones", unchecked);
 	json_object_set_new(obj, "accuracy", acc);
 }
 
