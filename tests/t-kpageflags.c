@@ -352,7 +352,7 @@ test_partial_map(void)
 {
 	struct snapshot snap;
 	struct source src;
-	char file[4200], *cause = NULL;
+	char file[4200], *cause = NULL, *text;
 	json_t *obj, *unchecked;
 
 	snprintf(file, sizeof file, "%s/partial.csv", tree_all);
@@ -373,10 +373,11 @@ test_partial_map(void)
 	src.ops->describe(&src, obj);
 	unchecked = json_object_get(json_object_get(obj, "accuracy"),
 	    "unchecked_zones");
+	text = json_dumps(unchecked, JSON_COMPACT);
 	tap_ok(json_array_size(unchecked) == 1 && strcmp(json_string_value(
 	    json_array_get(unchecked, 0)), "node 1 zone Normal") == 0,
-	    "partial map: meta.json names the unchecked zone (%s)",
-	    json_dumps(unchecked, JSON_COMPACT));
+	    "partial map: meta.json names the unchecked zone (%s)", text);
+	free(text);
 	json_decref(obj);
 	close_source(&src);
 	snapshot_free(&snap);
