@@ -184,8 +184,9 @@ region_map_read_blocks(struct region_map *map, char **cause)
 			}
 			b->start_pfn = index * map->block_pages;
 			b->end_pfn = b->start_pfn + map->block_pages;
-			snprintf(path, sizeof path, "%s/%s/memory%d/valid_zones",
-			    map->sys_root, REGION_MAP_SYS_MEMORY, id);
+			snprintf(path, sizeof path,
+			    "%s/%s/memory%d/valid_zones", map->sys_root,
+			    REGION_MAP_SYS_MEMORY, id);
 			if (region_map_read_small(path, buf, sizeof buf,
 			    NULL) == 0 && b->online)
 				snprintf(b->valid_zone, sizeof b->valid_zone,
@@ -376,10 +377,10 @@ region_map_check_range(struct region_map *map, const char *where, int node,
 	for (i = 0; i < map->nregions; i++) {
 		r = &map->regions[i];
 		if (r->node == node && start < r->start_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: not sorted:"
-			    " start_pfn %" PRIu64 " comes after node %d region "
-			    "%d at %" PRIu64, where, start, node, r->region,
-			    r->start_pfn));
+			return (fail_with(cause, RB_EXIT_INPUT, "%s: not "
+			    "sorted: start_pfn %" PRIu64 " comes after node %d "
+			    "region %d at %" PRIu64, where, start, node,
+			    r->region, r->start_pfn));
 		if (start < r->end_pfn && end > r->start_pfn)
 			return (fail_with(cause, RB_EXIT_INPUT, "%s: range %"
 			    PRIu64 "-%" PRIu64 " overlaps node %d region %d (%"
@@ -676,11 +677,12 @@ region_map_make_segs(struct region_map *map)
 			hi = r->end_pfn < b->end_pfn ? r->end_pfn : b->end_pfn;
 			for (p = lo; p < hi; p = next) {
 				next = region_map_next_cut(map, b->node, p, hi);
-				if ((zone = region_map_zone_of(map, b, p)) == -1 ||
+				zone = region_map_zone_of(map, b, p);
+				if (zone == -1 ||
 				    (key = region_map_key(map, j, zone)) == -1)
 					continue;
-				s = map->nsegs > 0 ? &map->segs[map->nsegs - 1] :
-				    NULL;
+				s = map->nsegs > 0 ?
+				    &map->segs[map->nsegs - 1] : NULL;
 				if (s != NULL && s->key == key &&
 				    s->block == i && s->end_pfn == p) {
 					s->end_pfn = next;
@@ -709,7 +711,8 @@ region_map_in_region(const struct region_map *map, int node, uint64_t p)
 
 	for (i = 0; i < map->nregions; i++) {
 		if (map->regions[i].node == node &&
-		    p >= map->regions[i].start_pfn && p < map->regions[i].end_pfn)
+		    p >= map->regions[i].start_pfn &&
+		    p < map->regions[i].end_pfn)
 			return (1);
 	}
 	return (0);

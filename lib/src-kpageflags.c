@@ -47,8 +47,8 @@
 #define KPF_MAPPEDTODISK	(1ULL << 34)
 
 #define KPF_ABSENT	(KPF_NOPAGE | KPF_OFFLINE)
-#define KPF_FILE_MASK	(KPF_LRU | KPF_MMAP | KPF_SWAPCACHE | KPF_UPTODATE | \
-	KPF_DIRTY | KPF_WRITEBACK | KPF_MAPPEDTODISK)
+#define KPF_FILE_MASK	(KPF_LRU | KPF_MMAP | KPF_SWAPCACHE | \
+	KPF_UPTODATE | KPF_DIRTY | KPF_WRITEBACK | KPF_MAPPEDTODISK)
 
 #define SRC_KPAGEFLAGS_BATCH	(4 << 20)	/* bytes per pread */
 #define SRC_KPAGEFLAGS_MAX_THREADS 64
@@ -76,7 +76,7 @@ struct src_kpageflags_acc {
 
 /* Per-zone figures of one sample. */
 struct src_kpageflags_zone {
-	uint64_t	 slack;		/* sum of per-CPU stat thresholds */
+	uint64_t	 slack;		/* sum of per-CPU thresholds */
 	uint64_t	 free_before;
 	uint64_t	 free_after;
 	uint64_t	 managed;
@@ -519,8 +519,8 @@ src_kpageflags_check_spans(struct src_kpageflags *kp, struct snapshot *snap)
 		if (z == NULL || z->start_pfn != e->start_pfn ||
 		    z->end_pfn != e->start_pfn + e->spanned) {
 			snapshot_warn(snap, "kpageflags: node %d zone %s now "
-			    "spans pfn %" PRIu64 "+%" PRIu64 ", not as at start;"
-			    " the region map is kept", e->node, e->zone,
+			    "spans pfn %" PRIu64 "+%" PRIu64 ", not as at "
+			    "start; the region map is kept", e->node, e->zone,
 			    e->start_pfn, e->spanned);
 			return;
 		}

@@ -142,7 +142,8 @@ test_free(int threads)
 	/* DMA and DMA32 are idle here: their managed pages must match. */
 	for (i = 0; i < after.nentries; i++) {
 		z = &after.entries[i];
-		if (strcmp(z->zone, "DMA") != 0 && strcmp(z->zone, "DMA32") != 0)
+		if (strcmp(z->zone, "DMA") != 0 &&
+		    strcmp(z->zone, "DMA32") != 0)
 			continue;
 		if (z->spanned == 0)
 			continue;
