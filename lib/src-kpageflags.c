@@ -82,6 +82,7 @@ struct src_kpageflags_zone {
 	uint64_t	 managed;
 	uint64_t	 buddy_blocks;	/* buddyinfo, before */
 	uint64_t	 buddy_pages;
+	uint64_t	 pcp;		/* per-CPU list pages, before */
 	int		 seen;
 };
 
@@ -489,6 +490,7 @@ src_kpageflags_zone_figures(struct src_kpageflags *kp, struct snapshot *snap,
 		if (before) {
 			z->seen = 1;
 			z->free_before = e->free_pages;
+			z->pcp = e->pcp_pages;
 			z->buddy_blocks = z->buddy_pages = 0;
 			for (k = 0; k < e->norders; k++) {
 				z->buddy_blocks += e->free_blocks[k];
@@ -881,7 +883,8 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 {
 	struct src_kpageflags *kp = src->priv;
 	const char *marking = "undecided";
-	json_t *acc, *unchecked;
+	json_t *acc, *unchecked, *pcp;
+	char name[64];
 	int i;
 
 	if (kp == NULL)
@@ -935,6 +938,15 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 			    kp->map.zones[i].name));
 	}
 	json_object_set_new(acc, "unchecked_zones", unchecked);
+	/* Free but invisible to kpageflags: counted as "other" used pages. */
+	pcp = json_object();
+	for (i = 0; i < kp->map.nzones; i++) {
+		snprintf(name, sizeof name, "node %d zone %s",
+		    kp->map.zones[i].node, kp->map.zones[i].name);
+		json_object_set_new(pcp, name, json_integer((json_int_t)
+		    kp->zones[i].pcp));
+	}
+	json_object_set_new(acc, "pcp_pages_last", pcp);
 	json_object_set_new(obj, "accuracy", acc);
 }
 
