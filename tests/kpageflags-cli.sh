@@ -121,6 +121,19 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	    --count 1 --out "$WORK/s2"
 	expect_rc 2 "sample with an overlapping --region-map"
 	expect_err "map.csv:2: .*overlaps" "sample --region-map: file and line"
+	# Head-only marking: the accuracy check lands in events.csv and
+	# meta.json names the rule.
+	H="$WORK/head"
+	mkdir -p "$H"
+	"$MKTREE" "$H" head
+	rb sample --source kpageflags --proc "$H/proc" --sys "$H/sys" \
+	    --region-size 256M --count 1 --out "$WORK/s3" --quiet
+	expect_rc 0 "sample of the head-only machine"
+	grep -q '^0.000,warning,"kpageflags: node 0 zone Normal: counted 4355 ' \
+	    "$WORK/s3/events.csv"
+	ok $? "head-only: accuracy warning in events.csv"
+	grep -q '"order_rule": *"oldA"' "$WORK/s3/meta.json"
+	ok $? "head-only: meta.json says rule oldA"
 	rb info --source kpageflags $P --region-size block
 	expect_rc 0 "info --source kpageflags"
 	expect_out "^region map: one region per 128M memory block" \
