@@ -66,9 +66,9 @@ make_big(struct procfile *zi, struct procfile *bi)
 				    "\tRegion %6d \t %6d \t %6d\n", r, 131072,
 				    1024);
 				bl += snprintf(bi->buf + bl, bi->cap - bl,
-				    "\t\t Region %6d      0      0      0      0"
+				    "\t\t Region %6d      0      0      0"
 				    "      0      0      0      0      0      0"
-				    "      1 \n", r);
+				    "      0      1 \n", r);
 			}
 			zl += snprintf(zi->buf + zl, zi->cap - zl, "\n    "
 			    "nr_free_pages %d\n  start_pfn:         %d\n",

@@ -276,7 +276,8 @@ check_sources(const char *dir, const char *set)
 	for (i = 0; source_table[i] != NULL; i++) {
 		r = source_open(&src, source_table[i]->name, &cfg, &cause);
 		if (strcmp(source_table[i]->name, want) == 0)
-			tap_ok(r == 0, "%s: source %s opens by name", set, want);
+			tap_ok(r == 0, "%s: source %s opens by name", set,
+			    want);
 		else if (strcmp(source_table[i]->name, "kpageflags") == 0)
 			tap_ok(1, "%s: kpageflags not checked here", set);
 		else if (tap_ok(r == -RB_EXIT_ENV && cause != NULL &&
