@@ -7,14 +7,11 @@
 #include "config.h"
 
 #include <csv.h>
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "command.h"
 #include "log.h"
@@ -22,6 +19,7 @@
 #include "procfile.h"
 #include "procfs.h"
 #include "region-map.h"
+#include "sink-csv.h"
 #include "units.h"
 
 #define CMD_PLACEMENT_MIN_SHARE	0.01	/* a region "holds" >= 1 % */
@@ -90,12 +88,6 @@ cmd_placement_csv_rows(FILE *f, const struct region_map *map,
 	}
 }
 
-/* Header of placement.csv (results-directory contract). */
-static void
-cmd_placement_csv_header(FILE *f)
-{
-	fprintf(f, "t_s,phase,workload,pid,node,region,pages\n");
-}
 
 /* Human table for one process: every key it uses, with its share. */
 static void
@@ -154,22 +146,6 @@ cmd_placement_map(struct cmd_placement_settings *s, struct region_map *map)
 	procfile_free(&pf);
 }
 
-/* Open DIR/placement.csv.tmp, creating DIR when needed. */
-static FILE *
-cmd_placement_open_out(const char *dir, char *tmp, size_t tmplen,
-    char *final, size_t finallen)
-{
-	FILE *f;
-
-	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
-		die_errno(RB_EXIT_ENV, "placement: mkdir %s", dir);
-	snprintf(tmp, tmplen, "%s/placement.csv.tmp", dir);
-	snprintf(final, finallen, "%s/placement.csv", dir);
-	if ((f = fopen(tmp, "w")) == NULL)
-		die_errno(RB_EXIT_ENV, "placement: %s", tmp);
-	return (f);
-}
-
 /* "regionbench placement --pid PID ...". */
 static int
 cmd_placement_exec(int argc, char **argv)
@@ -178,9 +154,9 @@ cmd_placement_exec(int argc, char **argv)
 	struct placement_result *res;
 	struct region_map map;
 	struct placement pl;
-	char tmp[PATH_MAX + 32], final[PATH_MAX + 32], name[32];
-	char *cause = NULL;
-	FILE *out = NULL;
+	char name[32], *cause = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *csv;
 	long pid;
 	int i, first, rc;
 
@@ -218,29 +194,28 @@ cmd_placement_exec(int argc, char **argv)
 		}
 	}
 
-	if (s.out != NULL) {
-		out = cmd_placement_open_out(s.out, tmp, sizeof tmp, final,
-		    sizeof final);
-		cmd_placement_csv_header(out);
-	} else if (s.format == 1)
-		cmd_placement_csv_header(stdout);
+	/* The CSV is built whole, then printed or written into place. */
+	if ((csv = open_memstream(&text, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "placement: open_memstream");
+	fprintf(csv, "%s\n", sink_csv_header(SINK_PLACEMENT));
 	for (i = 0; i < s.pid.n; i++) {
-		if (out != NULL && !res[i].exited)
-			cmd_placement_csv_rows(out, &map, &res[i]);
-		if (out == NULL && s.format == 1) {
-			if (!res[i].exited)
-				cmd_placement_csv_rows(stdout, &map, &res[i]);
-		} else
+		if (!res[i].exited)
+			cmd_placement_csv_rows(csv, &map, &res[i]);
+		if (s.out != NULL || s.format != 1)
 			cmd_placement_table(stdout, &map, &res[i]);
 	}
-	if (out != NULL) {
-		if (fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0)
-			die_errno(RB_EXIT_ENV, "placement: write %s", tmp);
-		fclose(out);
-		if (rename(tmp, final) == -1)
-			die_errno(RB_EXIT_ENV, "placement: rename %s", tmp);
-		printf("wrote %s\n", final);
-	}
+	if (fclose(csv) != 0)
+		die_errno(RB_EXIT_ENV, "placement: CSV text");
+	if (s.out != NULL) {
+		if (sink_make_dir(s.out, &cause) != 0 ||
+		    sink_write_file(s.out, sink_csv_file_name(SINK_PLACEMENT),
+		    text, len, &cause) != 0)
+			die(RB_EXIT_ENV, "placement: %s", cause);
+		printf("wrote %s/%s\n", s.out,
+		    sink_csv_file_name(SINK_PLACEMENT));
+	} else if (s.format == 1)
+		fwrite(text, 1, len, stdout);
+	free(text);
 
 	for (i = 0; i < s.pid.n; i++)
 		placement_result_free(&res[i]);

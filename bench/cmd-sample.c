@@ -271,6 +271,8 @@ cmd_sample_exec(int argc, char **argv)
 		    json_integer((json_int_t)sampler.seq));
 		json_object_set_new(meta, "sampler_overruns",
 		    json_integer((json_int_t)sampler.overruns));
+		/* Again at the end: sources report what they found. */
+		json_object_set_new(meta, "source", sample_source_json(&src));
 		meta_set_status(meta, status);
 		if (meta_write(meta, set.out, &cause) != 0) {
 			log_errorx("sample: %s", cause);

@@ -22,6 +22,7 @@ struct command_entry {
 void	 command_usage(FILE *f, const struct command_entry *entry);
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);
+const struct command_entry *command_lookup(const char *name);
 int	 command_parse_source(const struct command_entry *entry,
 	     void *settings, void *source_settings, int argc, char **argv,
 	     int *first_arg);
@@ -31,6 +32,8 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(help) \
 	X(info) \
 	X(sample) \
+	X(run) \
+	X(verify) \
 	X(list) \
 	X(workload) \
 	X(analyze) \

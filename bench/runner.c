@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "log.h"
 #include "meta.h"
 #include "placement.h"
@@ -459,6 +461,9 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "phases", phases);
 	json_object_set_new(r->meta, "repetition", json_pack("{s:i, s:i}",
 	    "index", r->rep + 1, "of", r->nreps));
+	if (r->set->replay != NULL)
+		json_object_set_new(r->meta, "replay_of",
+		    json_string(r->set->replay));
 	if ((rc = meta_write(r->meta, r->dir, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 
@@ -468,6 +473,8 @@ runner_repetition(struct runner *r, json_t *system)
 	cfg.buddy_every = 1;
 	cfg.pagetype_every = 10;
 	cfg.cpu = r->have_topo ? topology_last_pu(&r->topo) : -1;
+	cfg.replay_dir = r->set->replay;
+	cfg.replay_paced = 1;
 	if ((rc = sampler_start(&r->sampler, &cfg, &r->src, &r->sink,
 	    r->have_topo ? &r->topo : NULL, units_now_ns(),
 	    suite->phases[0].name, &cause)) != 0) {
@@ -511,6 +518,8 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "samples",
 	    json_integer((json_int_t)r->sampler.seq));
 	json_object_set(r->meta, "failed_phases", r->failed);
+	/* Again at the end: sources report what they found. */
+	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
 	meta_set_status(r->meta, status);
 	if (meta_write(r->meta, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
@@ -523,6 +532,65 @@ runner_repetition(struct runner *r, json_t *system)
 	return (code);
 }
 
+/*
+ * Run another regionbench command in a child process, so that its errors
+ * (which exit) cannot take the runner down with them.
+ */
+static int
+runner_subcommand(char **argv)
+{
+	const struct command_entry *entry = command_lookup(argv[0]);
+	int argc, status;
+	pid_t pid;
+
+	if (entry == NULL)
+		return (-1);
+	for (argc = 0; argv[argc] != NULL; argc++)
+		continue;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid == 0)
+		_exit(entry->exec(argc, argv));
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* After a repetition: the summary (and seed table), then the charts. */
+static void
+runner_report(struct runner *r)
+{
+	char *analyze_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
+	char *quiet_argv[] = { "analyze", r->dir, "--format", "csv", NULL };
+	char *chart_argv[] = { "chart", r->dir, NULL };
+	char *report_argv[] = { "report", r->dir, NULL };
+	int quiet = r->set->quiet;
+	FILE *saved = NULL;
+
+	if (runner_signal != 0)
+		return;
+	if (quiet) {
+		/* Summary files still get written; nothing is printed. */
+		saved = stdout;
+		stdout = fopen("/dev/null", "w");
+	}
+	if (runner_subcommand(quiet ? quiet_argv : analyze_argv) != 0)
+		log_warnx("run: analyze %s failed; the results are complete, "
+		    "run it again by hand", r->dir);
+	if (!r->set->no_charts) {
+		if (runner_subcommand(chart_argv) != 0)
+			log_warnx("run: charts of %s failed", r->dir);
+		else if (runner_subcommand(report_argv) != 0)
+			log_warnx("run: report of %s failed", r->dir);
+	}
+	if (saved != NULL) {
+		fclose(stdout);
+		stdout = saved;
+	}
+}
+
 /* Run a suite, possibly repeated; returns the exit code. */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
@@ -530,7 +598,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 {
 	struct runner r;
 	json_t *system;
-	char parent[4096], *cause = NULL;
+	char parent[4000], *cause = NULL;
 	int rep, code = RB_EXIT_OK, rc;
 
 	memset(&r, 0, sizeof r);
@@ -544,7 +612,17 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (geteuid() == 0)
 		runner_write_sysctl("/proc/self/oom_score_adj", "-1000\n");
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
-	source_cli_open(cli, &r.src, NULL);
+	if (set->replay != NULL) {
+		char first[4096];
+
+		snprintf(first, sizeof first, "%s/0000", set->replay);
+		if (access(first, F_OK) == -1)
+			die(RB_EXIT_INPUT, "run: %s: no recorded samples "
+			    "(expected %s)", set->replay, first);
+		source_cli_open(cli, &r.src, first);
+	} else {
+		source_cli_open(cli, &r.src, NULL);
+	}
 	system = meta_system(cli->proc);
 
 	if (strcmp(r.src.ops->name, "kpageflags") == 0)

@@ -23,6 +23,7 @@ struct sampler_config {
 	int		 cpu;		/* PU to bind to, -1 for none */
 	const char	*record_dir;	/* keep raw files of every sample */
 	const char	*replay_dir;	/* read samples from a recording */
+	int		 replay_paced;	/* replay on the interval, not at once */
 };
 
 struct sampler {

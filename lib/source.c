@@ -18,6 +18,7 @@
 
 extern const struct source_ops src_patched_ops;
 extern const struct source_ops src_sorted_buddy_ops;
+extern const struct source_ops src_kpageflags_ops;
 extern const struct source_ops src_zone_ops;
 
 /* Auto-selection order: most specific first, the fallback last. */

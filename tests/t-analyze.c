@@ -121,7 +121,8 @@ main(void)
 	tap_near(r.twmean, (3584.0 / 6500 * 2 + 2048.0 / 4005 * 0.5) / 2.5,
 	    1e-12, "fill: usable free share time-weighted");
 	r = reduce(m, "usable_free_share.n0r3", "fill");
-	tap_near(r.final, 0.512, 1e-12, "region 3: 512 of 1000 free in order 9");
+	tap_near(r.final, 0.512, 1e-12,
+	    "region 3: 512 of 1000 free in order 9");
 	tap_ok(isnan(metrics_find(m, "usable_free_share.n0r1")->v[1]),
 	    "region 1 without free memory: share undefined (NAN), skipped");
 	r = reduce(m, "unmovable_regions", "fill");
@@ -137,8 +138,9 @@ main(void)
 	    "placement: share sums the pids (990+10)/3010");
 
 	metrics_summarize(m, &sum);
-	tap_near(summary_value(res, &sum, "fill", "workload.pagetest.throughput"),
-	    150, 0, "workloads: the total row wins");
+	tap_near(summary_value(res, &sum, "fill",
+	    "workload.pagetest.throughput"), 150, 0,
+	    "workloads: the total row wins");
 	tap_near(summary_value(res, &sum, "fill", "workload.pagetest.elapsed"),
 	    4.9, 1e-12, "workloads: threads summed when no total");
 	tap_near(summary_value(res, &sum, "fill", "samples"), 3, 0,
@@ -159,6 +161,10 @@ main(void)
 	metrics_compute(res, &mo, &m, &cause);
 	r = reduce(m, "active_regions", "fill");
 	tap_near(r.max, 2, 0, "tolerance 10: region 2 with 10 pages is empty");
+	r = reduce(m, "spread_index", "fill");
+	tap_near(r.max, 1.0, 1e-12, "tolerance 10: at t=1 the 3000 pages of "
+	    "the 2 active regions need 2 regions: spread 1, not 2/2 of 3010");
+	tap_near(r.min, 1.0, 1e-12, "tolerance never pushes spread below 1");
 	metrics_free(m);
 
 	tap_eq_u64(metrics_ideal_regions(present, 4, 0, scratch), 0,

@@ -10,3 +10,11 @@ tests_t_workload_others_LDADD = $(TEST_LIBS)
 TESTS += tests/t-workload tests/t-workload-others \
 	tests/workloads-cli.sh tests/workloads-signal.sh
 EXTRA_DIST += tests/workloads-cli.sh tests/workloads-signal.sh
+
+# make perf: the workloads against bare loops and stress-ng.
+EXTRA_PROGRAMS += tests/perf-workloads
+PERF_BENCHMARKS += tests/perf-workloads
+tests_perf_workloads_CFLAGS = $(TEST_CFLAGS) -DSTRESS_NG='"$(STRESS_NG)"'
+tests_perf_workloads_SOURCES = tests/perf-workloads.c
+tests_perf_workloads_LDADD = $(TEST_LIBS)
+CLEANFILES += tests/perf-workloads

@@ -715,6 +715,16 @@ workload_stop(struct workload_run *run)
 	}
 }
 
+/* Note that the child was reaped; a crashed child's children go too. */
+static void
+workload_reaped(struct workload_run *run)
+{
+	run->reaped = 1;
+	run->end_ns = units_now_ns();
+	if (WIFSIGNALED(run->wstatus))
+		kill(-run->pid, SIGKILL);
+}
+
 /* Reap the child if it has ended; 1 when it has. */
 int
 workload_finished(struct workload_run *run)
@@ -727,11 +737,7 @@ workload_finished(struct workload_run *run)
 		return (1);
 	pid = waitpid(run->pid, &run->wstatus, WNOHANG);
 	if (pid == run->pid) {
-		run->reaped = 1;
-		run->end_ns = units_now_ns();
-		/* Leftovers of a crashed child (its own children) go too. */
-		if (WIFSIGNALED(run->wstatus))
-			kill(-run->pid, SIGKILL);
+		workload_reaped(run);
 		return (1);
 	}
 	if (pid == -1 && errno == ECHILD) {
@@ -898,8 +904,13 @@ workload_wait(struct workload_run *run, struct workload_result *result)
 		return (-RB_EXIT_FAIL);
 	}
 	while (!workload_finished(run)) {
-		if (run->stop_sent && units_now_ns() - run->stop_ns >
-		    WORKLOAD_STOP_GRACE_NS)
+		if (!run->stop_sent) {
+			/* Block: no wake-ups to disturb what is measured. */
+			if (waitpid(run->pid, &run->wstatus, 0) == run->pid)
+				workload_reaped(run);
+			continue;
+		}
+		if (units_now_ns() - run->stop_ns > WORKLOAD_STOP_GRACE_NS)
 			kill(-run->pid, SIGKILL);
 		nanosleep(&nap, NULL);
 	}

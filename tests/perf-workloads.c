@@ -1,0 +1,317 @@
+/*
+ * make perf: each workload against the smallest loop that does the same
+ * work, measured in this process, interleaved (bare, workload, bare, ...)
+ * so drift and the host's memory return hit both alike; ratios are
+ * medians over the rounds.  Memory freed here goes back to the host after
+ * a few seconds idle, so the rounds run back to back and start after a
+ * warm-up touch.  Prints key=value lines.
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "units.h"
+#include "workload.h"
+
+#define ROUNDS		7
+#define GIB		(1ULL << 30)
+
+/* Sort helper for doubles. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The median of n values (n small). */
+static double
+median(const double *v, int n)
+{
+	double s[64];
+
+	memcpy(s, v, n * sizeof *v);
+	qsort(s, n, sizeof *s, cmp_double);
+	return (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2);
+}
+
+/* Run a workload with key=value options; its total row for metric. */
+static double
+workload_metric(const char *name, const char *const *kv, const char *metric)
+{
+	struct workload_run *run = workload_run_new(workload_find(name));
+	struct workload_result res;
+	double v = -1;
+	char *cause = NULL;
+	size_t i;
+
+	for (; kv[0] != NULL; kv += 2)
+		if (workload_set_option(run, kv[0], kv[1], &cause) != 0)
+			die(1, "%s %s=%s: %s", name, kv[0], kv[1], cause);
+	if (workload_start(run, &cause) != 0)
+		die(1, "%s: %s", name, cause);
+	workload_wait(run, &res);
+	if (res.status != WORKLOAD_DONE)
+		die(1, "%s: %s: %s", name, workload_status_name(res.status),
+		    res.message != NULL ? res.message : "");
+	for (i = 0; i < res.nrows; i++)
+		if (res.rows[i].thread == -1 &&
+		    strcmp(res.rows[i].metric, metric) == 0)
+			v = res.rows[i].value;
+	workload_result_free(&res);
+	workload_run_free(run);
+	return (v);
+}
+
+/* The bare first-touch loop: mmap, no THP, one byte per page. */
+static double
+bare_touch(uint64_t bytes)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), i;
+	uint64_t t0, t1;
+	char *p;
+
+	t0 = units_now_ns();
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		die_errno(3, "mmap");
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+	for (i = 0; i < bytes; i += ps)
+		p[i] = 1;
+	t1 = units_now_ns();
+	munmap(p, bytes);
+	return ((double)(bytes / ps) * 1e9 / (double)(t1 - t0));
+}
+
+/* The bare fork loop with a parent of `bytes` touched: forks/s. */
+static double
+bare_fork(uint64_t bytes, int n)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), i;
+	uint64_t t0, t1;
+	pid_t pid;
+	char *p = NULL;
+	int k;
+
+	if (bytes > 0) {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die_errno(3, "mmap");
+		for (i = 0; i < bytes; i += ps)
+			p[i] = 1;
+	}
+	t0 = units_now_ns();
+	for (k = 0; k < n; k++) {
+		if ((pid = fork()) == 0)
+			_exit(0);
+		if (pid == -1)
+			die_errno(3, "fork");
+		waitpid(pid, NULL, 0);
+	}
+	t1 = units_now_ns();
+	if (p != NULL)
+		munmap(p, bytes);
+	return ((double)n * 1e9 / (double)(t1 - t0));
+}
+
+/* Bare read + fadvise(DONTNEED) passes over fd: MB/s of the cold passes. */
+static double
+bare_read_evict(int fd, uint64_t size, int passes)
+{
+	const size_t chunk = 4 << 20;
+	char *buf = xmalloc(chunk);
+	uint64_t off, t0, ns = 0, bytes = 0;
+	ssize_t n;
+	int pass;
+
+	posix_fadvise(fd, 0, (off_t)size, POSIX_FADV_DONTNEED);
+	for (pass = 0; pass < passes; pass++) {
+		t0 = units_now_ns();
+		for (off = 0; off < size; off += (uint64_t)n) {
+			if ((n = pread(fd, buf, chunk, (off_t)off)) <= 0)
+				die_errno(3, "pread");
+			bytes += (uint64_t)n;
+		}
+		for (off = 0; off < size; off += chunk)
+			posix_fadvise(fd, (off_t)off, chunk,
+			    POSIX_FADV_DONTNEED);
+		ns += units_now_ns() - t0;
+	}
+	free(buf);
+	return ((double)bytes / 1e6 * 1e9 / (double)ns);
+}
+
+/* A file of size bytes, written and synced, unlinked at once. */
+static int
+scratch_file(const char *dir, uint64_t size)
+{
+	char path[4096];
+	char *buf = xmalloc(4 << 20);
+	uint64_t off;
+	int fd;
+
+	if (snprintf(path, sizeof path, "%s/perf-XXXXXX", dir) >=
+	    (int)sizeof path)
+		die(2, "%s: path too long", dir);
+	if ((fd = mkstemp(path)) == -1)
+		die_errno(3, "mkstemp %s", path);
+	unlink(path);
+	memset(buf, 0x5a, 4 << 20);
+	for (off = 0; off < size; off += 4 << 20)
+		if (pwrite(fd, buf, 4 << 20, (off_t)off) != 4 << 20)
+			die_errno(3, "pwrite");
+	fdatasync(fd);
+	free(buf);
+	return (fd);
+}
+
+/* A stress-ng metric (bogo ops/s, real time) from its YAML, or -1. */
+static double
+stressng(const char *args)
+{
+	char yaml[] = "/tmp/rbperf-XXXXXX", cmd[512], line[256];
+	double v = -1;
+	FILE *f;
+	int fd;
+
+	if ((fd = mkstemp(yaml)) == -1)
+		return (-1);
+	close(fd);
+	snprintf(cmd, sizeof cmd, "%s %s --metrics-brief --yaml %s "
+	    ">/dev/null 2>&1", STRESS_NG, args, yaml);
+	if (system(cmd) == 0 && (f = fopen(yaml, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL)
+			if (sscanf(line, " bogo-ops-per-second-real-time: %lf",
+			    &v) == 1)
+				break;
+		fclose(f);
+	}
+	unlink(yaml);
+	return (v);
+}
+
+/* Is section name selected by the command line (none: all)? */
+static int
+selected(int argc, char **argv, const char *name)
+{
+	int i;
+
+	if (argc < 2)
+		return (1);
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * Sections: pagetest, fork, pagecache, stressng; all without arguments.
+ */
+int
+main(int argc, char **argv)
+{
+	double bare[ROUNDS], pt1[ROUNDS], pt2[ROUNDS], r1[ROUNDS];
+	double scale[ROUNDS], bf[ROUNDS], wf[ROUNDS], rf[ROUNDS];
+	double bp[ROUNDS], wp[ROUNDS], rp[ROUNDS], sv[ROUNDS], sf[ROUNDS];
+	double wsf[ROUNDS];
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	int i, fd, have_stressng = access(STRESS_NG, X_OK) == 0;
+
+	log_set_program("perf-workloads");
+	if (workload_size_limit(units_mem_available()) < 2 * GIB) {
+		printf("# SKIP less than 2 GiB to spare\n");
+		return (0);
+	}
+	snprintf(dir, sizeof dir, "%s", tmp != NULL && *tmp != '\0' ? tmp :
+	    "/var/tmp");
+
+	/* Warm the memory this process and the workloads will reuse. */
+	bare_touch(GIB);
+	bare_touch(GIB);
+	for (i = 0; i < ROUNDS && selected(argc, argv, "pagetest"); i++) {
+		bare[i] = bare_touch(GIB);
+		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
+		    "1G", "threads", "1", "thp", "never", NULL }, "pages_per_s");
+		pt2[i] = workload_metric("pagetest", (const char *[]){ "size",
+		    "1G", "threads", "2", "thp", "never", NULL }, "pages_per_s");
+		r1[i] = pt1[i] / bare[i];
+		scale[i] = pt2[i] / pt1[i];
+	}
+	if (selected(argc, argv, "pagetest")) {
+		printf("bare_touch_pages_per_s=%.0f\n", median(bare, ROUNDS));
+		printf("pagetest_pages_per_s=%.0f\n", median(pt1, ROUNDS));
+		printf("pagetest_vs_limit=%.3f\n", median(r1, ROUNDS));
+		printf("pagetest_2t_scaling=%.3f\n", median(scale, ROUNDS));
+		fflush(stdout);
+	}
+
+	for (i = 0; i < ROUNDS && selected(argc, argv, "fork"); i++) {
+		bf[i] = bare_fork(64 << 20, 150);
+		wf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
+		    "64M", "forkers", "1", "forks", "150", NULL },
+		    "forks_per_s");
+		rf[i] = wf[i] / bf[i];
+	}
+	if (selected(argc, argv, "fork")) {
+		printf("bare_fork_64m_per_s=%.1f\n", median(bf, ROUNDS));
+		printf("fork_heavy_64m_per_s=%.1f\n", median(wf, ROUNDS));
+		printf("fork_vs_limit=%.3f\n", median(rf, ROUNDS));
+		fflush(stdout);
+	}
+
+	fd = selected(argc, argv, "pagecache") ? scratch_file(dir, 256 << 20) :
+	    -1;
+	for (i = 0; i < ROUNDS && fd != -1; i++) {
+		bp[i] = bare_read_evict(fd, 256 << 20, 3);
+		wp[i] = workload_metric("page-cache-churn", (const char *[]){
+		    "size", "256M", "threads", "1", "passes", "4", "dir", dir,
+		    NULL }, "read_evict_per_s");
+		rp[i] = wp[i] / bp[i];
+	}
+	if (fd != -1) {
+		close(fd);
+		printf("bare_read_evict_mb_per_s=%.0f\n", median(bp, ROUNDS));
+		printf("pagecache_read_evict_mb_per_s=%.0f\n",
+		    median(wp, ROUNDS));
+		printf("pagecache_vs_limit=%.3f\n", median(rp, ROUNDS));
+		fflush(stdout);
+	}
+
+	if (!selected(argc, argv, "stressng"))
+		return (0);
+	if (!have_stressng) {
+		printf("# stress-ng not installed: no *_vs_stressng\n");
+		return (0);
+	}
+	for (i = 0; i < 5; i++) {
+		/* write64: one bogo op is 1 MiB written, 256 pages. */
+		sv[i] = stressng("--vm 1 --vm-bytes 1G --vm-method write64 "
+		    "--vm-madvise nohugepage -t 3") * 256;
+		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
+		    "1G", "threads", "1", "thp", "never", NULL }, "pages_per_s");
+		sf[i] = stressng("--fork 1 -t 3");
+		wsf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
+		    "0", "forkers", "1", "forks", "3000", NULL },
+		    "forks_per_s");
+		r1[i] = pt1[i] / sv[i];
+		rf[i] = wsf[i] / sf[i];
+	}
+	printf("stressng_vm_write64_pages_per_s=%.0f\n", median(sv, 5));
+	printf("pagetest_vs_stressng=%.3f\n", median(r1, 5));
+	printf("stressng_fork_per_s=%.0f\n", median(sf, 5));
+	printf("fork_heavy_small_per_s=%.0f\n", median(wsf, 5));
+	printf("fork_vs_stressng=%.3f\n", median(rf, 5));
+	return (0);
+}
