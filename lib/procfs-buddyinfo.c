@@ -100,8 +100,9 @@ buddyinfo_counts(struct buddyinfo_parse *bp, int node, int region,
 		e->free_blocks[o] = counts[o];
 		pages = counts[o] << o;
 		if ((pages >> o) != counts[o] || sum + pages < sum)
-			return (procfs_lex_fail(lx, "expected free block counts "
-			    "that fit 64 bits as pages, found %llu at order %d",
+			return (procfs_lex_fail(lx, "expected free block "
+			    "counts that fit 64 bits as pages, found %llu at "
+			    "order %d",
 			    (unsigned long long)counts[o], o));
 		sum += pages;
 	}

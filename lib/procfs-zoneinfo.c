@@ -45,9 +45,9 @@ struct zoneinfo_parse {
 	struct zoneinfo_block	 b;
 	int			 header_kind;	/* -1 until the first header */
 	int			 header_line;
-	int			 sorted;	/* a per-region table was seen */
+	int			 sorted;	/* a per-region table seen */
 	int			 sorted_line;
-	int			 plain_line;	/* a populated zone without one */
+	int			 plain_line;	/* a zone without one */
 	int			 last_node;	/* last key added, for order */
 	int			 last_rank;
 	int			 last_region;
