@@ -559,6 +559,7 @@ workload_start(struct workload_run *run, char **cause)
 		return (fail_with(cause, RB_EXIT_FAIL, "workload %s: already "
 		    "started", run->desc->name));
 	free(ctx->priv);
+	free(ctx->cpus);
 	memset(ctx, 0, sizeof *ctx);
 	ctx->desc = run->desc;
 	ctx->common = &run->common;
