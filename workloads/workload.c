@@ -360,6 +360,19 @@ workload_end_measure(struct workload_thread *t)
 	__atomic_store_n(&rec->ended, 1, __ATOMIC_RELEASE);
 }
 
+/* Have all threads ended their measured interval (a hold starts then)? */
+int
+workload_all_ended(const struct workload_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->shared->nthreads; i++)
+		if (!__atomic_load_n(&workload_record_of(ctx->shared,
+		    i)->ended, __ATOMIC_ACQUIRE))
+			return (0);
+	return (1);
+}
+
 /* Apply the --thp policy to an anonymous mapping. */
 void
 workload_madvise(const struct workload_ctx *ctx, void *addr, size_t len)
