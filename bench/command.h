@@ -15,18 +15,31 @@ struct command_entry {
 	const char		*summary;	/* one line for "help" */
 	const char		*description;	/* paragraph for --help */
 	const struct opt_def	*options;	/* NULL when it has none */
+	const struct opt_def	*source_options; /* source_cli_options or NULL */
 	int			(*exec)(int argc, char **argv);
 };
 
 void	 command_usage(FILE *f, const struct command_entry *entry);
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);
+const struct command_entry *command_lookup(const char *name);
+int	 command_parse_source(const struct command_entry *entry,
+	     void *settings, void *source_settings, int argc, char **argv,
+	     int *first_arg);
 
 /* The commands, one per bench/cmd-*.c file. */
 #define COMMAND_LIST(X) \
 	X(help) \
+	X(info) \
+	X(sample) \
+	X(run) \
+	X(verify) \
 	X(list) \
-	X(workload)
+	X(workload) \
+	X(analyze) \
+	X(compare) \
+	X(gate) \
+	X(placement)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

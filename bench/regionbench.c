@@ -31,25 +31,39 @@ command_usage(FILE *f, const struct command_entry *entry)
 		fprintf(f, "\noptions:\n");
 		opt_print_help(f, entry->options);
 	}
+	if (entry->source_options != NULL) {
+		fprintf(f, "\nregion source options:\n");
+		opt_print_help(f, entry->source_options);
+	}
 }
 
 /*
- * Apply a command's defaults and parse its command line.  --help prints
- * the usage and exits 0; errors print a message and exit 2.
+ * Apply a command's defaults and parse its command line against its own
+ * table and, when it has one, the shared region-source table.  --help
+ * prints the usage and exits 0; errors print a message and exit 2.
  */
 int
-command_parse(const struct command_entry *entry, void *settings, int argc,
-    char **argv, int *first_arg)
+command_parse_source(const struct command_entry *entry, void *settings,
+    void *source_settings, int argc, char **argv, int *first_arg)
 {
-	struct opt_set set = { entry->options, settings };
+	struct opt_set sets[2];
 	char *cause = NULL;
-	int rc;
+	int rc, nsets = 0;
 
-	if (entry->options != NULL &&
-	    (rc = opt_defaults(entry->options, settings, &cause)) != 0)
-		die(-rc, "%s: bad default: %s", entry->name, cause);
-	rc = opt_parse(&set, entry->options != NULL ? 1 : 0, argc, argv,
-	    first_arg, &cause);
+	if (entry->options != NULL) {
+		sets[nsets].defs = entry->options;
+		sets[nsets++].settings = settings;
+	}
+	if (entry->source_options != NULL && source_settings != NULL) {
+		sets[nsets].defs = entry->source_options;
+		sets[nsets++].settings = source_settings;
+	}
+	for (rc = 0; rc < nsets; rc++) {
+		if (opt_defaults(sets[rc].defs, sets[rc].settings, &cause) != 0)
+			die(RB_EXIT_INPUT, "%s: bad default: %s", entry->name,
+			    cause);
+	}
+	rc = opt_parse(sets, nsets, argc, argv, first_arg, &cause);
 	if (rc == OPT_HELP_REQUESTED) {
 		command_usage(stdout, entry);
 		exit(RB_EXIT_OK);
@@ -61,6 +75,15 @@ command_parse(const struct command_entry *entry, void *settings, int argc,
 		exit(RB_EXIT_INPUT);
 	}
 	return (0);
+}
+
+/* Parse a command line against the command's own option table. */
+int
+command_parse(const struct command_entry *entry, void *settings, int argc,
+    char **argv, int *first_arg)
+{
+	return (command_parse_source(entry, settings, NULL, argc, argv,
+	    first_arg));
 }
 
 /* Print the list of commands. */
@@ -76,6 +99,19 @@ usage_all(FILE *f)
 		fprintf(f, "  %-10s %s\n", (*entry)->name, (*entry)->summary);
 	fprintf(f, "\nRun 'regionbench COMMAND --help' for the options of "
 	    "one command.\n");
+}
+
+/* Find a command by its exact name, or NULL. */
+const struct command_entry *
+command_lookup(const char *name)
+{
+	const struct command_entry *const *entry;
+
+	for (entry = command_table; *entry != NULL; entry++) {
+		if (strcmp((*entry)->name, name) == 0)
+			return (*entry);
+	}
+	return (NULL);
 }
 
 /* Find a command by exact name or unique prefix. */
@@ -109,11 +145,18 @@ command_find(const char *name)
 	exit(RB_EXIT_INPUT);
 }
 
+extern const struct command_entry cmd_help_entry;
+
 /* "regionbench help [COMMAND]". */
 static int
 cmd_help_exec(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "--help") != 0) {
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
+		command_usage(stdout, &cmd_help_entry);
+		return (RB_EXIT_OK);
+	}
+	if (argc > 1) {
 		command_usage(stdout, command_find(argv[1]));
 		return (RB_EXIT_OK);
 	}

@@ -9,3 +9,7 @@ lib_librb_a_SOURCES = \
 	lib/snapshot.c lib/snapshot.h \
 	lib/source.h \
 	lib/units.c lib/units.h
+lib_librb_a_SOURCES += \
+	lib/meta.c lib/meta.h \
+	lib/sink-csv.c lib/sink-csv.h \
+	lib/topology.c lib/topology.h

@@ -151,13 +151,26 @@ entry_compare(const void *a, const void *b)
 	return (strcmp(x->zone, y->zone));
 }
 
-/* Sort entries into (node, region, zone) order. */
+/*
+ * Sort entries into (node, region, zone) order.  An insertion sort: the
+ * entries arrive nearly sorted, and glibc's qsort allocates a buffer for
+ * elements this large, which the sampler's loop must not do.
+ */
 void
 snapshot_sort(struct snapshot *snap)
 {
-	if (snap->nentries > 1)
-		qsort(snap->entries, snap->nentries, sizeof *snap->entries,
-		    entry_compare);
+	struct snap_entry tmp;
+	int i, j;
+
+	for (i = 1; i < snap->nentries; i++) {
+		if (entry_compare(&snap->entries[i - 1], &snap->entries[i]) <= 0)
+			continue;
+		tmp = snap->entries[i];
+		for (j = i; j > 0 && entry_compare(&snap->entries[j - 1], &tmp) >
+		    0; j--)
+			snap->entries[j] = snap->entries[j - 1];
+		snap->entries[j] = tmp;
+	}
 }
 
 /* Record a consistency warning; extra ones are counted, not stored. */

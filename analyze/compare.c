@@ -1,0 +1,482 @@
+/*
+ * Load runs into groups and compute the statistics between groups.  Each
+ * run is loaded, reduced to its summary and released again, so comparing
+ * many hour-long runs needs the memory of one.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "log.h"
+
+/* Load one run directory and keep its summary and identity. */
+int
+compare_load_run(const char *dir, const struct metrics_options *opt,
+    struct compare_run **out, char **cause)
+{
+	struct compare_run *run;
+	struct results *res;
+	struct metrics *m;
+	int rc, i;
+
+	if ((rc = results_load(dir, &res, cause)) != 0)
+		return (rc);
+	if ((rc = metrics_compute(res, opt, &m, cause)) != 0) {
+		results_free(res);
+		return (rc);
+	}
+	run = xcalloc(1, sizeof *run);
+	run->dir = xstrdup(dir);
+	run->label = xstrdup(res->label);
+	run->host = xstrdup(res->host);
+	run->kernel_release = xstrdup(res->kernel_release);
+	run->source = xstrdup(res->source != NULL ? res->source : "unknown");
+	run->page_size = res->page_size;
+	run->region_size_bytes = res->region_size_bytes;
+	run->nregions = res->nregions;
+	run->nphases = res->nphases;
+	run->phases = xcalloc(res->nphases + 1, sizeof *run->phases);
+	for (i = 0; i < res->nphases; i++)
+		run->phases[i] = xstrdup(res->phases[i]);
+	metrics_summarize(m, &run->sum);
+	metrics_free(m);
+	results_free(res);
+	*out = run;
+	return (0);
+}
+
+/* Free one run. */
+static void
+compare_run_free(struct compare_run *run)
+{
+	int i;
+
+	free(run->dir);
+	free(run->label);
+	free(run->host);
+	free(run->kernel_release);
+	free(run->source);
+	for (i = 0; i < run->nphases; i++)
+		free(run->phases[i]);
+	free(run->phases);
+	summary_free(&run->sum);
+	free(run);
+}
+
+/* Sort helper for directory names. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * The run directories PATH stands for: itself when it is a run, else its
+ * children that are runs (what `run --repeat N` makes), sorted by name.
+ * The caller frees each name and the array.
+ */
+int
+compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
+{
+	struct dirent *de;
+	char **children = NULL, *child;
+	int nchildren = 0;
+	DIR *d;
+
+	if (results_is_run_dir(path)) {
+		children = xcalloc(1, sizeof *children);
+		children[nchildren++] = xstrdup(path);
+		*dirs = children;
+		*ndirs = nchildren;
+		return (0);
+	}
+	if ((d = opendir(path)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno)));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		child = xasprintf("%s/%s", path, de->d_name);
+		if (!results_is_run_dir(child)) {
+			free(child);
+			continue;
+		}
+		children = xreallocarray(children, nchildren + 1,
+		    sizeof *children);
+		children[nchildren++] = child;
+	}
+	closedir(d);
+	if (nchildren == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: neither a results "
+		    "directory (no meta.json) nor a directory of them", path));
+	qsort(children, nchildren, sizeof *children, name_cmp);
+	*dirs = children;
+	*ndirs = nchildren;
+	return (0);
+}
+
+/*
+ * Load the runs PATH stands for and append them to set->runs and to *runs
+ * (the group being built).
+ */
+int
+compare_add_path(struct compare_set *set, const char *path,
+    const struct metrics_options *opt, struct compare_run ***runs,
+    int *nruns, char **cause)
+{
+	struct compare_run *run;
+	char **dirs;
+	int ndirs, i, rc;
+
+	if ((rc = compare_run_dirs(path, &dirs, &ndirs, cause)) != 0)
+		return (rc);
+	for (i = 0; i < ndirs; i++) {
+		if (rc == 0 && (rc = compare_load_run(dirs[i], opt, &run,
+		    cause)) == 0) {
+			set->runs = xreallocarray(set->runs, set->nruns + 1,
+			    sizeof *set->runs);
+			set->runs[set->nruns++] = run;
+			*runs = xreallocarray(*runs, *nruns + 1,
+			    sizeof **runs);
+			(*runs)[(*nruns)++] = run;
+		}
+		free(dirs[i]);
+	}
+	free(dirs);
+	return (rc);
+}
+
+/* The group called name, created when absent. */
+static struct compare_group *
+group_get(struct compare_set *set, const char *name)
+{
+	int i;
+
+	for (i = 0; i < set->ngroups; i++) {
+		if (strcmp(set->groups[i].name, name) == 0)
+			return (&set->groups[i]);
+	}
+	set->groups = xreallocarray(set->groups, set->ngroups + 1,
+	    sizeof *set->groups);
+	memset(&set->groups[set->ngroups], 0, sizeof *set->groups);
+	set->groups[set->ngroups].name = xstrdup(name);
+	return (&set->groups[set->ngroups++]);
+}
+
+/* Last path component without trailing slashes, for group names. */
+static char *
+dir_name(const char *path)
+{
+	size_t len = strlen(path);
+	const char *start;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	start = path + len;
+	while (start > path && start[-1] != '/')
+		start--;
+	return (xstrndup(start, path + len - start));
+}
+
+/* Index of a (phase, metric) key, or -1. */
+static int
+key_find(const struct compare_set *set, const char *phase,
+    const char *metric)
+{
+	int i;
+
+	for (i = 0; i < set->nkeys; i++) {
+		if (strcmp(set->keys[i].metric, metric) == 0 &&
+		    strcmp(set->keys[i].phase, phase) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+/* Collect every (phase, metric) in group order. */
+static void
+compare_build_keys(struct compare_set *set)
+{
+	const struct summary_row *row;
+	struct compare_run *run;
+	struct compare_key *k;
+	int g, i, j;
+
+	for (g = 0; g < set->ngroups; g++) {
+		for (i = 0; i < set->groups[g].nruns; i++) {
+			run = set->groups[g].runs[i];
+			for (j = 0; j < run->sum.n; j++) {
+				row = &run->sum.rows[j];
+				if (key_find(set, run->phases[row->phase],
+				    row->metric) >= 0)
+					continue;
+				set->keys = xreallocarray(set->keys,
+				    set->nkeys + 1, sizeof *set->keys);
+				k = &set->keys[set->nkeys++];
+				k->phase = run->phases[row->phase];
+				k->metric = row->metric;
+				k->unit = row->unit;
+				k->headline = row->headline;
+			}
+		}
+	}
+}
+
+/* Load every path and group the runs. */
+int
+compare_load(char **paths, int npaths, enum compare_group_by by,
+    const struct metrics_options *opt, struct compare_set **out,
+    char **cause)
+{
+	struct compare_set *set = xcalloc(1, sizeof *set);
+	struct compare_group *g;
+	struct compare_run **runs = NULL;
+	const char *name;
+	char *base;
+	int i, j, nruns, rc;
+
+	for (i = 0; i < npaths; i++) {
+		runs = NULL;
+		nruns = 0;
+		if ((rc = compare_add_path(set, paths[i], opt, &runs, &nruns,
+		    cause)) != 0) {
+			free(runs);
+			compare_free(set);
+			return (rc);
+		}
+		base = dir_name(paths[i]);
+		/* Each argument is its own group: keep names apart. */
+		if (by == COMPARE_BY_DIR && compare_find_group(set, base) >=
+		    0) {
+			free(base);
+			base = xstrdup(paths[i]);
+			while (compare_find_group(set, base) >= 0) {
+				char *old = base;
+
+				base = xasprintf("%s#%d", old, i + 1);
+				free(old);
+			}
+		}
+		for (j = 0; j < nruns; j++) {
+			if (by == COMPARE_BY_LABEL)
+				name = runs[j]->label[0] != '\0' ?
+				    runs[j]->label : "(no label)";
+			else if (by == COMPARE_BY_KERNEL)
+				name = runs[j]->kernel_release;
+			else
+				name = base;
+			g = group_get(set, name);
+			g->runs = xreallocarray(g->runs, g->nruns + 1,
+			    sizeof *g->runs);
+			g->runs[g->nruns++] = runs[j];
+		}
+		free(base);
+		free(runs);
+	}
+	compare_build_keys(set);
+	*out = set;
+	return (0);
+}
+
+/* Load a baseline and a candidate group (for gate). */
+int
+compare_load_two(char **base, int nbase, char **cand, int ncand,
+    const struct metrics_options *opt, struct compare_set **out,
+    char **cause)
+{
+	struct compare_set *set = xcalloc(1, sizeof *set);
+	struct compare_group *g;
+	int i, rc;
+
+	group_get(set, "baseline");
+	group_get(set, "candidate");
+	for (i = 0; i < nbase + ncand; i++) {
+		g = &set->groups[i < nbase ? 0 : 1];
+		if ((rc = compare_add_path(set, i < nbase ? base[i] :
+		    cand[i - nbase], opt, &g->runs, &g->nruns, cause)) != 0) {
+			compare_free(set);
+			return (rc);
+		}
+	}
+	compare_build_keys(set);
+	*out = set;
+	return (0);
+}
+
+/* Append "what: a (dir), b (dir)" when runs disagree on a property. */
+static void
+differ_append(char **text, const struct compare_set *set, const char *what,
+    const char *(*get)(const struct compare_run *, char *, size_t))
+{
+	char a[64], b[64], *line, *old;
+	int i, j, differ = 0;
+
+	for (i = 1; i < set->nruns && !differ; i++)
+		differ = strcmp(get(set->runs[0], a, sizeof a),
+		    get(set->runs[i], b, sizeof b)) != 0;
+	if (!differ)
+		return;
+	line = xasprintf("%s differs:", what);
+	for (i = 0; i < set->nruns; i++) {
+		/* List each distinct value once, with its first run. */
+		for (j = 0; j < i; j++)
+			if (strcmp(get(set->runs[i], a, sizeof a),
+			    get(set->runs[j], b, sizeof b)) == 0)
+				break;
+		if (j < i)
+			continue;
+		old = line;
+		line = xasprintf("%s%s %s (%s)", old, i > 0 ? ";" : "",
+		    get(set->runs[i], a, sizeof a), set->runs[i]->dir);
+		free(old);
+	}
+	old = *text;
+	*text = xasprintf("%s%s%s", old != NULL ? old : "", old != NULL ?
+	    "\n" : "", line);
+	free(old);
+	free(line);
+}
+
+static const char *
+get_host(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->host);
+}
+
+static const char *
+get_region_size(const struct compare_run *r, char *buf, size_t len)
+{
+	if (r->region_size_bytes == 0)
+		snprintf(buf, len, "native regions (%d)", r->nregions);
+	else
+		snprintf(buf, len, "%llu bytes",
+		    (unsigned long long)r->region_size_bytes);
+	return (buf);
+}
+
+static const char *
+get_page_size(const struct compare_run *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu", (unsigned long long)r->page_size);
+	return (buf);
+}
+
+/*
+ * What makes these runs not comparable (host, region size, page size), one
+ * line per property, or NULL when they agree.
+ */
+char *
+compare_differences(const struct compare_set *set)
+{
+	char *text = NULL;
+
+	differ_append(&text, set, "host", get_host);
+	differ_append(&text, set, "region size", get_region_size);
+	differ_append(&text, set, "page size", get_page_size);
+	return (text);
+}
+
+/* Index of a group by name, or -1. */
+int
+compare_find_group(const struct compare_set *set, const char *name)
+{
+	int i;
+
+	for (i = 0; i < set->ngroups; i++) {
+		if (strcmp(set->groups[i].name, name) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+/* The values of one key in a group's runs (runs lacking it are skipped). */
+int
+compare_values(const struct compare_group *g, const struct compare_key *key,
+    double *out)
+{
+	const struct compare_run *run;
+	const struct summary_row *row;
+	int i, j, n = 0;
+
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < run->sum.n; j++) {
+			row = &run->sum.rows[j];
+			if (strcmp(row->metric, key->metric) == 0 &&
+			    strcmp(run->phases[row->phase], key->phase) == 0) {
+				out[n++] = row->value;
+				break;
+			}
+		}
+	}
+	return (n);
+}
+
+/* Describe a group for one key and test it against the baseline group. */
+void
+compare_cell(const struct compare_set *set, int base, int group,
+    const struct compare_key *key, enum compare_test test, double alpha,
+    struct compare_cell *cell)
+{
+	const struct compare_group *gb = &set->groups[base];
+	const struct compare_group *gg = &set->groups[group];
+	struct stats_desc db;
+	double *vb, *vg, t, df, u;
+	int nb, ng, rc;
+
+	vb = xcalloc(gb->nruns + 1, sizeof *vb);
+	vg = xcalloc(gg->nruns + 1, sizeof *vg);
+	nb = compare_values(gb, key, vb);
+	ng = compare_values(gg, key, vg);
+	stats_describe(vg, ng, 0.95, &cell->desc);
+	stats_describe(vb, nb, 0.95, &db);
+	cell->change_pct = NAN;
+	if (nb > 0 && ng > 0 && db.mean != 0)
+		cell->change_pct = (cell->desc.mean - db.mean) /
+		    fabs(db.mean) * 100;
+	else if (nb > 0 && ng > 0 && cell->desc.mean == 0)
+		cell->change_pct = 0;
+	cell->p = NAN;
+	cell->tested = 0;
+	cell->significant = 0;
+	if (group != base) {
+		if (test == COMPARE_MANN_WHITNEY)
+			rc = stats_mann_whitney(vb, nb, vg, ng, &u, &cell->p);
+		else
+			rc = stats_welch(vb, nb, vg, ng, &t, &df, &cell->p);
+		if (rc == 0) {
+			cell->tested = 1;
+			cell->significant = cell->p < alpha;
+		}
+	}
+	free(vb);
+	free(vg);
+}
+
+/* Free a set and its runs. */
+void
+compare_free(struct compare_set *set)
+{
+	int i;
+
+	if (set == NULL)
+		return;
+	for (i = 0; i < set->nruns; i++)
+		compare_run_free(set->runs[i]);
+	free(set->runs);
+	for (i = 0; i < set->ngroups; i++) {
+		free(set->groups[i].name);
+		free(set->groups[i].runs);
+	}
+	free(set->groups);
+	free(set->keys);
+	free(set);
+}

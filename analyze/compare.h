@@ -1,0 +1,92 @@
+/*
+ * Groups of runs and the statistics between them: what `compare` prints and
+ * what `gate` judges.  A run is reduced to its summary (metrics_summarize),
+ * so a group is a set of one value per (phase, metric) per run.
+ */
+#ifndef RB_COMPARE_H
+#define RB_COMPARE_H
+
+#include "metrics.h"
+#include "stats.h"
+
+enum compare_group_by {
+	COMPARE_BY_DIR,
+	COMPARE_BY_LABEL,
+	COMPARE_BY_KERNEL
+};
+
+enum compare_test {
+	COMPARE_WELCH,
+	COMPARE_MANN_WHITNEY
+};
+
+/* One run, reduced to what comparisons need. */
+struct compare_run {
+	char		*dir;
+	char		*label;
+	char		*host;
+	char		*kernel_release;
+	char		*source;
+	uint64_t	 page_size;
+	uint64_t	 region_size_bytes;
+	int		 nregions;
+	char		**phases;	/* summary row phase -> name */
+	int		 nphases;
+	struct summary	 sum;
+};
+
+struct compare_group {
+	char		*name;
+	struct compare_run **runs;
+	int		 nruns;
+};
+
+/* What is compared: a (phase, metric) that some run has. */
+struct compare_key {
+	const char	*phase;
+	const char	*metric;
+	const char	*unit;
+	int		 headline;
+};
+
+struct compare_set {
+	struct compare_run **runs;
+	int		 nruns;
+	struct compare_group *groups;
+	int		 ngroups;
+	struct compare_key *keys;
+	int		 nkeys;
+};
+
+/* One group against the baseline for one key. */
+struct compare_cell {
+	struct stats_desc desc;
+	double		 change_pct;	/* NAN: baseline mean 0 */
+	int		 tested;	/* both groups have >= 2 runs */
+	double		 p;		/* NAN unless tested */
+	int		 significant;
+};
+
+int	 compare_load_run(const char *dir, const struct metrics_options *opt,
+	     struct compare_run **out, char **cause);
+int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
+	     char **cause);
+int	 compare_add_path(struct compare_set *set, const char *path,
+	     const struct metrics_options *opt, struct compare_run ***runs,
+	     int *nruns, char **cause);
+int	 compare_load(char **paths, int npaths, enum compare_group_by by,
+	     const struct metrics_options *opt, struct compare_set **out,
+	     char **cause);
+int	 compare_load_two(char **base, int nbase, char **cand, int ncand,
+	     const struct metrics_options *opt, struct compare_set **out,
+	     char **cause);
+char	*compare_differences(const struct compare_set *set);
+int	 compare_find_group(const struct compare_set *set, const char *name);
+int	 compare_values(const struct compare_group *g,
+	     const struct compare_key *key, double *out);
+void	 compare_cell(const struct compare_set *set, int base, int group,
+	     const struct compare_key *key, enum compare_test test,
+	     double alpha, struct compare_cell *cell);
+void	 compare_free(struct compare_set *set);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * The CI gate: rules (an INI file, one section per rule) judged against a
+ * baseline and a candidate group of runs, with JUnit XML and markdown
+ * reports.  compare.h does the statistics; this file only decides.
+ */
+#ifndef RB_GATE_H
+#define RB_GATE_H
+
+#include <stdio.h>
+
+#include "compare.h"
+
+struct gate_rule {
+	char		*name;		/* the INI section */
+	char		*metric;	/* fnmatch pattern; default: name */
+	char		*phase;		/* pattern; default "*" */
+	char		*unit;		/* pattern; default "*" */
+	int		 better_lower;	/* -1 until set */
+	double		 max_change;	/* NAN until set */
+	int		 percent;	/* max_change is a percentage */
+	int		 require_significance;
+	double		 alpha;
+};
+
+struct gate_rules {
+	struct gate_rule *rules;
+	int		 n;
+};
+
+/* One rule applied to one (phase, metric). */
+struct gate_result {
+	const struct gate_rule	*rule;
+	const struct compare_key *key;	/* NULL: matched nothing */
+	struct stats_desc	 base;
+	struct stats_desc	 cand;
+	double			 worse;		/* > 0: worse */
+	double			 worse_pct;	/* of the baseline */
+	int			 tested;
+	double			 p;
+	int			 failed;
+	char			*message;
+};
+
+int	 gate_rules_load(const char *path, struct gate_rules *rules,
+	     char **cause);
+void	 gate_rules_free(struct gate_rules *rules);
+int	 gate_evaluate(const struct gate_rules *rules,
+	     const struct compare_set *set, enum compare_test test,
+	     struct gate_result **out, int *nout);
+void	 gate_results_free(struct gate_result *r, int n);
+void	 gate_xml_escape(FILE *f, const char *s);
+int	 gate_write_junit(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n);
+int	 gate_write_markdown(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * The region metrics of DESIGN.md section 6, computed once per sample from a
+ * loaded results directory, and their reductions per phase.  analyze prints
+ * them, compare and gate test them, chart draws them: all through this file,
+ * so the numbers agree everywhere.
+ */
+#ifndef RB_METRICS_H
+#define RB_METRICS_H
+
+#include <stdint.h>
+
+#include "results.h"
+
+/* How to compute. */
+struct metrics_options {
+	uint64_t	 empty_tolerance;	/* pages; empty when used <= */
+	double		 placement_min_share;	/* 0.01 */
+};
+
+/*
+ * One time series: a value per point of a time base (samples, buddy,
+ * pageblocks or placement rows).  Headline series are the ones people read;
+ * the others are per-region or per-workload detail.
+ */
+struct metric_series {
+	char		*name;
+	const char	*unit;
+	int		 headline;
+	const struct results_times *times;	/* borrowed from results */
+	double		*v;
+};
+
+struct metrics {
+	const struct results	*res;
+	struct metrics_options	 opt;
+	/* per sample, per region: [sample * nregions + region] */
+	double			*occupancy;	/* used / present */
+	unsigned char		*empty;
+	struct metric_series	*series;
+	int			 nseries;
+};
+
+/* A series reduced over one phase. */
+struct metric_reduction {
+	int		 n;
+	double		 min;
+	double		 mean;
+	double		 max;
+	double		 final;
+	double		 twmean;	/* time-weighted mean */
+};
+
+/* One line of summary.csv. */
+struct summary_row {
+	int		 phase;
+	char		*metric;
+	double		 value;
+	char		*unit;
+	int		 headline;
+};
+
+struct summary {
+	struct summary_row *rows;
+	int		 n;
+};
+
+void	 metrics_options_default(struct metrics_options *opt);
+int	 metrics_compute(const struct results *res,
+	     const struct metrics_options *opt, struct metrics **out,
+	     char **cause);
+void	 metrics_free(struct metrics *m);
+const struct metric_series *metrics_find(const struct metrics *m,
+	     const char *name);
+int	 metrics_reduce(const struct metrics *m,
+	     const struct metric_series *s, int phase,
+	     struct metric_reduction *r);
+int	 metrics_ideal_regions(const uint64_t *present, int n,
+	     uint64_t used_total, uint64_t *scratch);
+void	 metrics_summarize(const struct metrics *m, struct summary *sum);
+void	 summary_free(struct summary *sum);
+int	 metrics_point_at(const struct results_times *tm, int phase,
+	     double t);
+int	 metrics_sample_at(const struct results *res, int phase, double t);
+
+#endif

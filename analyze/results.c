@@ -1,0 +1,1172 @@
+/*
+ * Load a results directory: meta.json with jansson, every CSV with libcsv
+ * (CSV_STRICT | CSV_APPEND_NULL).  The reader is built for hour-long 10 Hz
+ * runs: one big read buffer, fields copied into one reusable row arena (no
+ * allocation per field), numbers parsed by hand, and figures stored straight
+ * into dense per-sample arrays.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "results.h"
+
+#define READ_CHUNK	(1 << 20)
+#define MAX_COLUMNS	32
+#define MAX_NODES	1024
+#define MAX_REGION_NO	65536
+
+/* One column a reader wants. */
+struct column {
+	const char	*name;
+	int		 required;
+};
+
+struct reader;
+typedef int (*row_fn)(struct reader *, void *);
+
+/* State of one CSV file being read. */
+struct reader {
+	const char		*path;
+	const struct column	*cols;
+	int			 ncols;
+	/* file column -> slot; slot -> offset and length in the arena */
+	int			 map[MAX_COLUMNS];
+	int			 nfile;		/* header columns */
+	int			 field;		/* field in the row */
+	int			 header_done;
+	long			 line;
+	char			*arena;
+	size_t			 arena_len;
+	size_t			 arena_size;
+	size_t			 off[MAX_COLUMNS];
+	size_t			 len[MAX_COLUMNS];
+	int			 have[MAX_COLUMNS];
+	row_fn			 row;
+	void			*ctx;
+	int			 rc;
+	char			*cause;
+	long			 rows;
+	int			 tolerate_cut;	/* run incomplete */
+	int			 cut;		/* dropped a cut row */
+};
+
+/* Record an error once; later rows are ignored. */
+static void RB_PRINTF(2, 3)
+reader_fail(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	if (rd->rc != 0)
+		return;
+	va_start(ap, fmt);
+	what = xvasprintf(fmt, ap);
+	va_end(ap);
+	rd->rc = -RB_EXIT_INPUT;
+	rd->cause = xasprintf("%s:%ld: %s", rd->path, rd->line, what);
+	free(what);
+}
+
+/* Field of slot i, or NULL when the column is absent from the file. */
+static const char *
+reader_field(struct reader *rd, int slot)
+{
+	if (!rd->have[slot])
+		return (NULL);
+	return (rd->arena + rd->off[slot]);
+}
+
+/* libcsv field callback: map header names, copy wanted fields. */
+static void
+reader_cb_field(void *data, size_t len, void *opaque)
+{
+	struct reader *rd = opaque;
+	int i, slot;
+
+	if (rd->rc != 0)
+		return;
+	if (!rd->header_done) {
+		if (rd->nfile >= MAX_COLUMNS) {
+			reader_fail(rd, "more than %d columns in the header",
+			    MAX_COLUMNS);
+			return;
+		}
+		rd->map[rd->nfile] = -1;
+		for (i = 0; i < rd->ncols; i++) {
+			if (strlen(rd->cols[i].name) == len &&
+			    memcmp(rd->cols[i].name, data, len) == 0) {
+				if (rd->have[i]) {
+					reader_fail(rd, "column '%s' appears "
+					    "twice in the header",
+					    rd->cols[i].name);
+					return;
+				}
+				rd->map[rd->nfile] = i;
+				rd->have[i] = 1;
+			}
+		}
+		rd->nfile++;
+		return;
+	}
+	if (rd->field < rd->nfile && (slot = rd->map[rd->field]) >= 0) {
+		if (rd->arena_len + len + 1 > rd->arena_size) {
+			while (rd->arena_len + len + 1 > rd->arena_size)
+				rd->arena_size *= 2;
+			rd->arena = xreallocarray(rd->arena, 1,
+			    rd->arena_size);
+		}
+		memcpy(rd->arena + rd->arena_len, data, len + 1);
+		rd->off[slot] = rd->arena_len;
+		rd->len[slot] = len;
+		rd->arena_len += len + 1;
+	}
+	rd->field++;
+}
+
+/* libcsv row callback: check the header or hand one row over. */
+static void
+reader_cb_row(int term, void *opaque)
+{
+	struct reader *rd = opaque;
+	int i;
+
+	rd->line++;
+	if (rd->rc != 0)
+		return;
+	if (!rd->header_done) {
+		for (i = 0; i < rd->ncols; i++) {
+			if (rd->cols[i].required && !rd->have[i]) {
+				reader_fail(rd, "header lacks column '%s' "
+				    "(is this a regionbench results file?)",
+				    rd->cols[i].name);
+				return;
+			}
+		}
+		rd->header_done = 1;
+		rd->field = 0;
+		return;
+	}
+	if (rd->field != rd->nfile) {
+		/* A killed run may leave half a line at the end. */
+		if (term == -1 && rd->tolerate_cut) {
+			rd->cut = 1;
+			return;
+		}
+		reader_fail(rd, "expected %d fields as in the header, got %d",
+		    rd->nfile, rd->field);
+		return;
+	}
+	rd->rows++;
+	if (rd->row(rd, rd->ctx) != 0 && rd->rc == 0)
+		reader_fail(rd, "row rejected");
+	rd->field = 0;
+	rd->arena_len = 0;
+}
+
+/*
+ * Read DIR/NAME through row(); a missing optional file reads as no rows.
+ * Returns 0, or -RB_EXIT_INPUT with a cause.
+ */
+static int
+reader_run(const char *dir, const char *name, const struct column *cols,
+    int ncols, int optional, int tolerate_cut, row_fn row, void *ctx,
+    long *rows, char **cause)
+{
+	struct csv_parser parser;
+	struct reader rd;
+	char *path, *buf;
+	ssize_t got;
+	int fd, rc;
+
+	memset(&rd, 0, sizeof rd);
+	path = xasprintf("%s/%s", dir, name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT && optional) {
+			free(path);
+			return (0);
+		}
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno));
+		free(path);
+		return (rc);
+	}
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI |
+	    CSV_APPEND_NULL) != 0)
+		die(RB_EXIT_ENV, "csv_init: out of memory");
+	rd.path = path;
+	rd.cols = cols;
+	rd.ncols = ncols;
+	rd.row = row;
+	rd.ctx = ctx;
+	rd.tolerate_cut = tolerate_cut;
+	rd.arena_size = 4096;
+	rd.arena = xmalloc(rd.arena_size);
+	buf = xmalloc(READ_CHUNK);
+	for (;;) {
+		got = read(fd, buf, READ_CHUNK);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1) {
+			rd.line++;
+			reader_fail(&rd, "read: %s", strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break;
+		if (csv_parse(&parser, buf, got, reader_cb_field,
+		    reader_cb_row, &rd) != (size_t)got) {
+			rd.line++;
+			reader_fail(&rd, "not valid CSV (%s)",
+			    csv_strerror(csv_error(&parser)));
+		}
+		if (rd.rc != 0)
+			break;
+	}
+	if (rd.rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
+	    &rd) != 0) {
+		rd.line++;
+		reader_fail(&rd, "not valid CSV at the end of the file (%s)",
+		    csv_strerror(csv_error(&parser)));
+	}
+	if (rd.rc == 0 && !rd.header_done) {
+		rd.line = 1;
+		reader_fail(&rd, "empty file: expected a header line");
+	}
+	csv_free(&parser);
+	close(fd);
+	free(buf);
+	free(rd.arena);
+	if (rows != NULL)
+		*rows += rd.rows;
+	if (rd.rc == 0 && rd.cut)
+		log_warnx("%s: dropped a cut-off last line (the run did not "
+		    "complete)", path);
+	if (rd.rc != 0) {
+		if (cause != NULL)
+			*cause = rd.cause;
+		else
+			free(rd.cause);
+		free(path);
+		return (rd.rc);
+	}
+	free(path);
+	return (0);
+}
+
+/* Parse a non-negative integer field; empty gives RESULTS_UNKNOWN. */
+static int
+field_u64(struct reader *rd, int slot, int allow_empty, uint64_t *out)
+{
+	const char *s = reader_field(rd, slot);
+	uint64_t v = 0;
+	size_t i, len;
+
+	if (s == NULL || (len = rd->len[slot]) == 0) {
+		if (allow_empty) {
+			*out = RESULTS_UNKNOWN;
+			return (0);
+		}
+		reader_fail(rd, "%s: expected a number, got an empty field",
+		    rd->cols[slot].name);
+		return (-1);
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10) {
+			reader_fail(rd, "%s: expected a non-negative integer, "
+			    "got '%.40s'", rd->cols[slot].name, s);
+			return (-1);
+		}
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return (0);
+}
+
+/* Parse an integer field within [0, max]. */
+static int
+field_int(struct reader *rd, int slot, int max, int *out)
+{
+	uint64_t v;
+
+	if (field_u64(rd, slot, 0, &v) != 0)
+		return (-1);
+	if (v > (uint64_t)max) {
+		reader_fail(rd, "%s: %llu is out of range (0 to %d)",
+		    rd->cols[slot].name, (unsigned long long)v, max);
+		return (-1);
+	}
+	*out = (int)v;
+	return (0);
+}
+
+/* Parse a finite number (t_s, workload values); "%.3f" takes a fast path. */
+static int
+field_double(struct reader *rd, int slot, int allow_empty, double *out)
+{
+	const char *s = reader_field(rd, slot);
+	double v = 0, scale = 1;
+	size_t i = 0, len;
+	char *end;
+
+	if (s == NULL || (len = rd->len[slot]) == 0) {
+		if (allow_empty) {
+			*out = NAN;
+			return (0);
+		}
+		reader_fail(rd, "%s: expected a number, got an empty field",
+		    rd->cols[slot].name);
+		return (-1);
+	}
+	while (i < len && s[i] >= '0' && s[i] <= '9' && i < 15)
+		v = v * 10 + (s[i++] - '0');
+	if (i > 0 && i < len && s[i] == '.') {
+		i++;
+		while (i < len && s[i] >= '0' && s[i] <= '9' && scale < 1e15) {
+			v = v * 10 + (s[i++] - '0');
+			scale *= 10;
+		}
+	}
+	if (i == len && i > 0) {
+		*out = v / scale;
+		return (0);
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(v)) {
+		reader_fail(rd, "%s: expected a number, got '%.40s'",
+		    rd->cols[slot].name, s);
+		return (-1);
+	}
+	*out = v;
+	return (0);
+}
+
+/* Intern a phase name. */
+static int
+phase_intern(struct results *res, const char *name)
+{
+	int i;
+
+	for (i = res->nphases - 1; i >= 0; i--) {
+		if (strcmp(res->phases[i], name) == 0)
+			return (i);
+	}
+	res->phases = xreallocarray(res->phases, res->nphases + 1,
+	    sizeof *res->phases);
+	res->phases[res->nphases] = xstrdup(name);
+	return (res->nphases++);
+}
+
+/* Index of a phase by name, or -1. */
+int
+results_phase_index(const struct results *res, const char *name)
+{
+	int i;
+
+	for (i = 0; i < res->nphases; i++) {
+		if (strcmp(res->phases[i], name) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+/* Index of region (node, region), or -1. */
+int
+results_region_index(const struct results *res, int node, int region)
+{
+	int lo = 0, hi = res->nregions - 1, mid;
+	const struct results_region *r;
+
+	while (lo <= hi) {
+		mid = (lo + hi) / 2;
+		r = &res->regions[mid];
+		if (r->node == node && r->region == region)
+			return (mid);
+		if (r->node < node || (r->node == node && r->region < region))
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return (-1);
+}
+
+/* Region index of a row's node and region columns, failing on unknowns. */
+static int
+row_region(struct reader *rd, struct results *res, int node_slot,
+    int region_slot, int *last_node, int *last_region, int *last_index)
+{
+	int node, region, idx;
+
+	if (field_int(rd, node_slot, MAX_NODES, &node) != 0 ||
+	    field_int(rd, region_slot, MAX_REGION_NO, &region) != 0)
+		return (-1);
+	if (node == *last_node && region == *last_region)
+		return (*last_index);
+	if ((idx = results_region_index(res, node, region)) < 0) {
+		reader_fail(rd, "node %d region %d is not in regions.csv",
+		    node, region);
+		return (-1);
+	}
+	*last_node = node;
+	*last_region = region;
+	*last_index = idx;
+	return (idx);
+}
+
+/*
+ * Find or open the time slot for (t, phase): rows of one sample are
+ * consecutive, so only the newest slot is compared.  Returns the slot, or -1
+ * when time runs backwards.  *grown is set when a slot was added.
+ */
+static int
+times_slot(struct reader *rd, struct results *res, struct results_times *tm,
+    int t_slot, int phase_slot, int *grown)
+{
+	const char *phase_name;
+	double t;
+	int phase;
+
+	*grown = 0;
+	if (field_double(rd, t_slot, 0, &t) != 0)
+		return (-1);
+	phase_name = reader_field(rd, phase_slot);
+	if (tm->n > 0 && t == tm->t[tm->n - 1] &&
+	    strcmp(res->phases[tm->phase[tm->n - 1]], phase_name) == 0)
+		return (tm->n - 1);
+	if (t < 0 || (tm->n > 0 && t < tm->t[tm->n - 1])) {
+		reader_fail(rd, "t_s %.3f goes back in time (previous %.3f)",
+		    t, tm->n > 0 ? tm->t[tm->n - 1] : 0.0);
+		return (-1);
+	}
+	if (phase_name[0] == '\0') {
+		reader_fail(rd, "phase: expected a phase name, got an empty "
+		    "field");
+		return (-1);
+	}
+	phase = phase_intern(res, phase_name);
+	if (tm->n == tm->alloc) {
+		tm->alloc = tm->alloc == 0 ? 256 : tm->alloc * 2;
+		tm->t = xreallocarray(tm->t, tm->alloc, sizeof *tm->t);
+		tm->phase = xreallocarray(tm->phase, tm->alloc,
+		    sizeof *tm->phase);
+		*grown = 1;
+	}
+	tm->t[tm->n] = t;
+	tm->phase[tm->n] = phase;
+	return (tm->n++);
+}
+
+/* Grow a per-slot array of width values to alloc slots, zeroed. */
+static uint64_t *
+grow_u64(uint64_t *p, int old_alloc, int alloc, size_t width)
+{
+	p = xreallocarray(p, (size_t)alloc * width, sizeof *p);
+	memset(p + (size_t)old_alloc * width, 0,
+	    (size_t)(alloc - old_alloc) * width * sizeof *p);
+	return (p);
+}
+
+/*
+ * Grow without zeroing: for the big samples arrays each slot is zeroed when
+ * it is opened, so no memory is touched twice (this matters at 1.8 M rows).
+ */
+static uint64_t *
+grow_raw(uint64_t *p, int alloc, size_t width)
+{
+	return (xreallocarray(p, (size_t)alloc * width, sizeof *p));
+}
+
+/* Hand-off state for rows that need to remember the previous region. */
+struct row_ctx {
+	struct results	*res;
+	int		 last_node;
+	int		 last_region;
+	int		 last_index;
+	int		 old_alloc;
+	int		 classes_seen;
+	int		 classes_missing;
+	int		*rows_per_slot;
+	int		 zeroed;	/* slots cleared so far */
+};
+
+/* ---- regions.csv ---- */
+
+static const struct column regions_cols[] = {
+	{ "node", 1 }, { "region", 1 }, { "zone", 1 }, { "start_pfn", 1 },
+	{ "spanned_pages", 1 }, { "present_pages", 1 }
+};
+
+/* One zone of a region. */
+static int
+regions_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	struct results_region *r = NULL;
+	uint64_t start, spanned, present;
+	int node, region, i;
+
+	if (field_int(rd, 0, MAX_NODES, &node) != 0 ||
+	    field_int(rd, 1, MAX_REGION_NO, &region) != 0 ||
+	    field_u64(rd, 3, 0, &start) != 0 ||
+	    field_u64(rd, 4, 0, &spanned) != 0 ||
+	    field_u64(rd, 5, 0, &present) != 0)
+		return (0);
+	if (reader_field(rd, 2)[0] == '\0') {
+		reader_fail(rd, "zone: expected a zone name");
+		return (0);
+	}
+	for (i = 0; i < res->nregions; i++) {
+		if (res->regions[i].node == node &&
+		    res->regions[i].region == region) {
+			r = &res->regions[i];
+			break;
+		}
+	}
+	if (r == NULL) {
+		res->regions = xreallocarray(res->regions, res->nregions + 1,
+		    sizeof *res->regions);
+		r = &res->regions[res->nregions++];
+		memset(r, 0, sizeof *r);
+		r->node = node;
+		r->region = region;
+		r->start_pfn = start;
+		snprintf(r->name, sizeof r->name, "n%dr%d", node, region);
+	}
+	r->nzones++;
+	if (start < r->start_pfn)
+		r->start_pfn = start;
+	if (start + spanned > r->end_pfn)
+		r->end_pfn = start + spanned;
+	r->present_pages += present;
+	return (0);
+}
+
+/* Order regions by (node, region) for binary search. */
+static int
+region_cmp(const void *a, const void *b)
+{
+	const struct results_region *x = a, *y = b;
+
+	if (x->node != y->node)
+		return (x->node < y->node ? -1 : 1);
+	if (x->region != y->region)
+		return (x->region < y->region ? -1 : 1);
+	return (0);
+}
+
+/* ---- samples.csv ---- */
+
+enum {
+	S_T, S_PHASE, S_NODE, S_REGION, S_ZONE, S_PRESENT, S_FREE,
+	S_ANON, S_FILE, S_SLAB, S_PGTABLE, S_OTHER
+};
+
+static const struct column samples_cols[] = {
+	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
+	{ "zone", 1 }, { "present_pages", 1 }, { "free_pages", 1 },
+	{ "anon_pages", 0 }, { "file_pages", 0 }, { "slab_pages", 0 },
+	{ "pgtable_pages", 0 }, { "other_pages", 0 }
+};
+
+/* One (node, region, zone) of one sample. */
+static int
+samples_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	struct results_times *tm = &res->samples;
+	uint64_t present, free_pages, v;
+	size_t at;
+	int s, r, c, grown;
+
+	if ((s = times_slot(rd, res, tm, S_T, S_PHASE, &grown)) < 0)
+		return (0);
+	if (grown) {
+		res->present = grow_raw(res->present, tm->alloc,
+		    res->nregions);
+		res->free = grow_raw(res->free, tm->alloc, res->nregions);
+		res->used = grow_raw(res->used, tm->alloc, res->nregions);
+		for (c = 0; c < RESULTS_NCLASSES; c++)
+			if (res->cls[c] != NULL)
+				res->cls[c] = grow_raw(res->cls[c], tm->alloc,
+				    res->nregions);
+		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
+		    tm->alloc, sizeof *ctx->rows_per_slot);
+		memset(ctx->rows_per_slot + ctx->old_alloc, 0, (tm->alloc -
+		    ctx->old_alloc) * sizeof *ctx->rows_per_slot);
+		ctx->old_alloc = tm->alloc;
+	}
+	if ((r = row_region(rd, res, S_NODE, S_REGION, &ctx->last_node,
+	    &ctx->last_region, &ctx->last_index)) < 0)
+		return (0);
+	if (field_u64(rd, S_PRESENT, 0, &present) != 0 ||
+	    field_u64(rd, S_FREE, 0, &free_pages) != 0)
+		return (0);
+	if (s >= ctx->zeroed) {
+		at = (size_t)s * res->nregions;
+		memset(res->present + at, 0, res->nregions *
+		    sizeof *res->present);
+		memset(res->free + at, 0, res->nregions * sizeof *res->free);
+		memset(res->used + at, 0, res->nregions * sizeof *res->used);
+		for (c = 0; c < RESULTS_NCLASSES; c++)
+			if (res->cls[c] != NULL)
+				memset(res->cls[c] + at, 0, res->nregions *
+				    sizeof *res->cls[c]);
+		ctx->zeroed = s + 1;
+	}
+	ctx->rows_per_slot[s]++;
+	at = (size_t)s * res->nregions + r;
+	res->present[at] += present;
+	res->free[at] += free_pages;
+	/* A zone that reports more free than present pages uses none. */
+	res->used[at] += free_pages < present ? present - free_pages : 0;
+	for (c = 0; c < RESULTS_NCLASSES; c++) {
+		if (field_u64(rd, S_ANON + c, 1, &v) != 0)
+			return (0);
+		if (v == RESULTS_UNKNOWN)
+			ctx->classes_missing = 1;
+		else if (!ctx->classes_missing) {
+			/* Class columns cost memory only when filled in. */
+			if (res->cls[c] == NULL)
+				res->cls[c] = xcalloc((size_t)tm->alloc *
+				    res->nregions, sizeof *res->cls[c]);
+			ctx->classes_seen = 1;
+			res->cls[c][at] += v;
+		}
+	}
+	return (0);
+}
+
+/* ---- buddy.csv ---- */
+
+static const struct column buddy_cols[] = {
+	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
+	{ "zone", 1 }, { "order", 1 }, { "free_blocks", 1 }
+};
+
+/* Free blocks of one order in one zone of a region. */
+static int
+buddy_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	uint64_t blocks;
+	int s, r, order, grown;
+
+	if ((s = times_slot(rd, res, &res->buddy, 0, 1, &grown)) < 0)
+		return (0);
+	if (grown)
+		res->buddy_blocks = grow_raw(res->buddy_blocks,
+		    res->buddy.alloc, (size_t)res->nregions *
+		    RESULTS_MAX_ORDER);
+	if (s >= ctx->zeroed) {
+		memset(res->buddy_blocks + (size_t)s * res->nregions *
+		    RESULTS_MAX_ORDER, 0, (size_t)res->nregions *
+		    RESULTS_MAX_ORDER * sizeof *res->buddy_blocks);
+		ctx->zeroed = s + 1;
+	}
+	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
+	    &ctx->last_region, &ctx->last_index)) < 0 ||
+	    field_int(rd, 5, RESULTS_MAX_ORDER - 1, &order) != 0 ||
+	    field_u64(rd, 6, 0, &blocks) != 0)
+		return (0);
+	if (order + 1 > res->buddy_orders)
+		res->buddy_orders = order + 1;
+	res->buddy_blocks[((size_t)s * res->nregions + r) * RESULTS_MAX_ORDER +
+	    order] += blocks;
+	return (0);
+}
+
+/* ---- pageblocks.csv ---- */
+
+static const struct column pageblocks_cols[] = {
+	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
+	{ "zone", 1 }, { "migratetype", 1 }, { "blocks", 1 }
+};
+
+/* Is this migratetype one that pins its pageblock (cannot be moved)? */
+static int
+migratetype_unmovable(const char *type)
+{
+	return (strcmp(type, "Unmovable") == 0 ||
+	    strcmp(type, "Reclaimable") == 0);
+}
+
+/* Pageblocks of one migratetype in one zone of a region. */
+static int
+pageblocks_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	uint64_t blocks;
+	size_t at;
+	int s, r, grown;
+
+	if ((s = times_slot(rd, res, &res->pageblocks, 0, 1, &grown)) < 0)
+		return (0);
+	if (grown) {
+		res->pb_unmovable = grow_u64(res->pb_unmovable,
+		    ctx->old_alloc, res->pageblocks.alloc, res->nregions);
+		res->pb_total = grow_u64(res->pb_total, ctx->old_alloc,
+		    res->pageblocks.alloc, res->nregions);
+		ctx->old_alloc = res->pageblocks.alloc;
+	}
+	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
+	    &ctx->last_region, &ctx->last_index)) < 0 ||
+	    field_u64(rd, 6, 0, &blocks) != 0)
+		return (0);
+	at = (size_t)s * res->nregions + r;
+	res->pb_total[at] += blocks;
+	if (migratetype_unmovable(reader_field(rd, 5)))
+		res->pb_unmovable[at] += blocks;
+	return (0);
+}
+
+/* ---- pagetype.csv ---- */
+
+static const struct column pagetype_cols[] = {
+	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
+	{ "zone", 1 }, { "migratetype", 1 }, { "order", 1 },
+	{ "free_blocks", 1 }, { "capped", 0 }
+};
+
+/* Free blocks of one migratetype and order in one zone of a region. */
+static int
+pagetype_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	uint64_t blocks;
+	int s, r, order, grown;
+
+	if ((s = times_slot(rd, res, &res->pagetype, 0, 1, &grown)) < 0)
+		return (0);
+	if (grown) {
+		res->pt_unmovable_free = grow_u64(res->pt_unmovable_free,
+		    ctx->old_alloc, res->pagetype.alloc, res->nregions);
+		ctx->old_alloc = res->pagetype.alloc;
+	}
+	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
+	    &ctx->last_region, &ctx->last_index)) < 0 ||
+	    field_int(rd, 6, RESULTS_MAX_ORDER - 1, &order) != 0 ||
+	    field_u64(rd, 7, 0, &blocks) != 0)
+		return (0);
+	if (migratetype_unmovable(reader_field(rd, 5)))
+		res->pt_unmovable_free[(size_t)s * res->nregions + r] +=
+		    blocks << order;
+	return (0);
+}
+
+/* ---- placement.csv ---- */
+
+static const struct column placement_cols[] = {
+	{ "t_s", 1 }, { "phase", 1 }, { "workload", 1 }, { "pid", 1 },
+	{ "node", 1 }, { "region", 1 }, { "pages", 1 }
+};
+
+/* Pages of one process of a workload in one region. */
+static int
+placement_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	const char *name = reader_field(rd, 2);
+	uint64_t pages, pid;
+	int s, r, w, grown;
+
+	if ((s = times_slot(rd, res, &res->placement, 0, 1, &grown)) < 0)
+		return (0);
+	if (field_u64(rd, 3, 0, &pid) != 0 ||
+	    (r = row_region(rd, res, 4, 5, &ctx->last_node,
+	    &ctx->last_region, &ctx->last_index)) < 0 ||
+	    field_u64(rd, 6, 0, &pages) != 0)
+		return (0);
+	if (name[0] == '\0') {
+		reader_fail(rd, "workload: expected a workload name");
+		return (0);
+	}
+	for (w = 0; w < res->nworkloads; w++) {
+		if (strcmp(res->workloads[w], name) == 0)
+			break;
+	}
+	if (w == res->nworkloads) {
+		/* A new workload widens every slot: re-lay the array. */
+		uint64_t *wider;
+		int i, j;
+
+		wider = xcalloc((size_t)res->placement.alloc *
+		    (w + 1) * res->nregions, sizeof *wider);
+		for (i = 0; i < res->placement.n && i < ctx->old_alloc; i++)
+			for (j = 0; j < w; j++)
+				memcpy(wider + ((size_t)i * (w + 1) + j) *
+				    res->nregions, res->placement_pages +
+				    ((size_t)i * w + j) * res->nregions,
+				    res->nregions * sizeof *wider);
+		free(res->placement_pages);
+		res->placement_pages = wider;
+		res->workloads = xreallocarray(res->workloads, w + 1,
+		    sizeof *res->workloads);
+		res->workloads[res->nworkloads++] = xstrdup(name);
+		ctx->old_alloc = res->placement.alloc;
+		grown = 0;
+	}
+	if (grown) {
+		res->placement_pages = grow_u64(res->placement_pages,
+		    ctx->old_alloc, res->placement.alloc,
+		    (size_t)res->nworkloads * res->nregions);
+		ctx->old_alloc = res->placement.alloc;
+	}
+	res->placement_pages[((size_t)s * res->nworkloads + w) *
+	    res->nregions + r] += pages;
+	return (0);
+}
+
+/* ---- workloads.csv ---- */
+
+static const struct column workloads_cols[] = {
+	{ "phase", 1 }, { "workload", 1 }, { "thread", 1 }, { "metric", 1 },
+	{ "value", 1 }, { "unit", 1 }
+};
+
+/* One figure a workload reported. */
+static int
+workloads_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	struct results_workload_row *w;
+	double value;
+
+	if (field_double(rd, 4, 1, &value) != 0)
+		return (0);
+	if (reader_field(rd, 0)[0] == '\0' || reader_field(rd, 1)[0] == '\0' ||
+	    reader_field(rd, 3)[0] == '\0') {
+		reader_fail(rd, "expected phase, workload and metric names");
+		return (0);
+	}
+	res->wl_rows = xreallocarray(res->wl_rows, res->nwl_rows + 1,
+	    sizeof *res->wl_rows);
+	w = &res->wl_rows[res->nwl_rows++];
+	w->phase = phase_intern(res, reader_field(rd, 0));
+	w->workload = xstrdup(reader_field(rd, 1));
+	w->thread = xstrdup(reader_field(rd, 2));
+	w->metric = xstrdup(reader_field(rd, 3));
+	w->value = value;
+	w->unit = xstrdup(reader_field(rd, 5));
+	return (0);
+}
+
+/* ---- events.csv ---- */
+
+static const struct column events_cols[] = {
+	{ "t_s", 1 }, { "event", 1 }, { "detail", 1 }, { "phase", 0 }
+};
+
+/* One event of the run. */
+static int
+events_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	struct results_event *e;
+	const char *phase = reader_field(rd, 3);
+	double t;
+
+	if (field_double(rd, 0, 0, &t) != 0)
+		return (0);
+	if (reader_field(rd, 1)[0] == '\0') {
+		reader_fail(rd, "event: expected an event name");
+		return (0);
+	}
+	res->events = xreallocarray(res->events, res->nevents + 1,
+	    sizeof *res->events);
+	e = &res->events[res->nevents++];
+	e->t = t;
+	e->event = xstrdup(reader_field(rd, 1));
+	e->detail = xstrdup(reader_field(rd, 2));
+	e->phase = phase != NULL && phase[0] != '\0' ?
+	    phase_intern(res, phase) : -1;
+	/* Older writers named the phase in detail. */
+	if (e->phase < 0 && e->detail[0] != '\0' &&
+	    (strcmp(e->event, "phase_start") == 0 ||
+	    strcmp(e->event, "phase_end") == 0))
+		e->phase = phase_intern(res, e->detail);
+	return (0);
+}
+
+/* ---- meta.json ---- */
+
+/* A string member, or NULL when absent or null. */
+static char *
+meta_string(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return (json_is_string(v) ? xstrdup(json_string_value(v)) : NULL);
+}
+
+/* Read the parts of meta.json analysis needs. */
+static int
+meta_load(struct results *res, char **cause)
+{
+	json_error_t err;
+	json_t *root, *v;
+	char *path;
+	size_t i;
+	int rc = 0;
+
+	path = xasprintf("%s/meta.json", res->dir);
+	if ((root = json_load_file(path, 0, &err)) == NULL) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
+		    err.line, err.text);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s:1: expected a JSON "
+		    "object", path);
+		goto out;
+	}
+	v = json_object_get(root, "schema_version");
+	if (!json_is_integer(v) || json_integer_value(v) != 1) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: schema_version: "
+		    "expected 1 (a newer regionbench wrote this?)", path);
+		goto out;
+	}
+	v = json_object_get(root, "page_size");
+	if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
+	    (json_integer_value(v) & (json_integer_value(v) - 1)) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: page_size: "
+		    "expected a positive power of two", path);
+		goto out;
+	}
+	res->page_size = json_integer_value(v);
+	v = json_object_get(root, "region_size_bytes");
+	if (json_is_integer(v) && json_integer_value(v) > 0)
+		res->region_size_bytes = json_integer_value(v);
+	else if (v != NULL && !json_is_null(v)) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: region_size_bytes: "
+		    "expected a positive integer or null", path);
+		goto out;
+	}
+	res->pageblock_order = 9;
+	v = json_object_get(root, "pageblock_order");
+	if (v == NULL && json_is_object(json_object_get(root, "source")))
+		v = json_object_get(json_object_get(root, "source"),
+		    "pageblock_order");
+	if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+	    json_integer_value(v) < RESULTS_MAX_ORDER)
+		res->pageblock_order = json_integer_value(v);
+	res->label = meta_string(root, "label");
+	res->host = meta_string(root, "host");
+	res->command = meta_string(root, "command");
+	res->status = meta_string(root, "status");
+	v = json_object_get(root, "kernel");
+	if (json_is_object(v))
+		res->kernel_release = meta_string(v, "release");
+	v = json_object_get(root, "source");
+	if (json_is_object(v))
+		res->source = meta_string(v, "name");
+	v = json_object_get(root, "phases");
+	if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++) {
+			if (json_is_string(json_array_get(v, i)))
+				phase_intern(res, json_string_value(
+				    json_array_get(v, i)));
+		}
+	}
+	if (res->label == NULL)
+		res->label = xstrdup("");
+	if (res->host == NULL)
+		res->host = xstrdup("unknown");
+	if (res->kernel_release == NULL)
+		res->kernel_release = xstrdup("unknown");
+	if (res->status == NULL)
+		res->status = xstrdup("unknown");
+out:
+	if (root != NULL)
+		json_decref(root);
+	free(path);
+	return (rc);
+}
+
+/* Does DIR look like one run (it has a meta.json)? */
+int
+results_is_run_dir(const char *dir)
+{
+	struct stat st;
+	char *path = xasprintf("%s/meta.json", dir);
+	int yes = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(path);
+	return (yes);
+}
+
+/* Time the phase ended (its phase_end event), or NAN when not recorded. */
+double
+results_phase_end(const struct results *res, int phase)
+{
+	int i;
+
+	for (i = 0; i < res->nevents; i++) {
+		if (res->events[i].phase == phase &&
+		    strcmp(res->events[i].event, "phase_end") == 0)
+			return (res->events[i].t);
+	}
+	return (NAN);
+}
+
+/*
+ * Free blocks per order (RESULTS_MAX_ORDER values) of region r at buddy
+ * sample s; orders up to res->buddy_orders - 1 are meaningful.
+ */
+const uint64_t *
+results_buddy_at(const struct results *res, int s, int r)
+{
+	return (res->buddy_blocks + ((size_t)s * res->nregions + r) *
+	    RESULTS_MAX_ORDER);
+}
+
+/* Read one file with a fresh row context. */
+static int
+load_file(struct results *res, const char *name, const struct column *cols,
+    int ncols, int optional, row_fn row, struct row_ctx *ctx, char **cause)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->res = res;
+	ctx->last_node = ctx->last_region = -1;
+	return (reader_run(res->dir, name, cols, ncols, optional,
+	    strcmp(res->status, "complete") != 0, row, ctx, &res->rows_read,
+	    cause));
+}
+
+#define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
+
+/* Load the results directory DIR. */
+int
+results_load(const char *dir, struct results **out, char **cause)
+{
+	struct results *res = xcalloc(1, sizeof *res);
+	struct row_ctx ctx;
+	int rc, c;
+
+	res->dir = xstrdup(dir);
+	if ((rc = meta_load(res, cause)) != 0)
+		goto fail;
+	if ((rc = load_file(res, "regions.csv", regions_cols,
+	    NCOLS(regions_cols), 0, regions_row, &ctx, cause)) != 0)
+		goto fail;
+	if (res->nregions == 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s/regions.csv:2: "
+		    "expected at least one region", dir);
+		goto fail;
+	}
+	qsort(res->regions, res->nregions, sizeof *res->regions, region_cmp);
+	if ((rc = load_file(res, "samples.csv", samples_cols,
+	    NCOLS(samples_cols), 0, samples_row, &ctx, cause)) != 0) {
+		free(ctx.rows_per_slot);
+		goto fail;
+	}
+	/* A run killed while writing a sample leaves it short: drop it. */
+	if (res->samples.n > 1 && strcmp(res->status, "complete") != 0 &&
+	    ctx.rows_per_slot[res->samples.n - 1] < ctx.rows_per_slot[0]) {
+		log_warnx("%s/samples.csv: dropped the incomplete last sample "
+		    "(t_s %.3f; the run did not complete)", dir,
+		    res->samples.t[res->samples.n - 1]);
+		res->samples.n--;
+	}
+	free(ctx.rows_per_slot);
+	if (ctx.classes_missing || !ctx.classes_seen) {
+		for (c = 0; c < RESULTS_NCLASSES; c++) {
+			free(res->cls[c]);
+			res->cls[c] = NULL;
+		}
+	}
+	if ((rc = load_file(res, "buddy.csv", buddy_cols, NCOLS(buddy_cols),
+	    1, buddy_row, &ctx, cause)) != 0 ||
+	    (rc = load_file(res, "pageblocks.csv", pageblocks_cols,
+	    NCOLS(pageblocks_cols), 1, pageblocks_row, &ctx, cause)) != 0 ||
+	    (rc = load_file(res, "pagetype.csv", pagetype_cols,
+	    NCOLS(pagetype_cols), 1, pagetype_row, &ctx, cause)) != 0 ||
+	    (rc = load_file(res, "placement.csv", placement_cols,
+	    NCOLS(placement_cols), 1, placement_row, &ctx, cause)) != 0 ||
+	    (rc = load_file(res, "workloads.csv", workloads_cols,
+	    NCOLS(workloads_cols), 1, workloads_row, &ctx, cause)) != 0 ||
+	    (rc = load_file(res, "events.csv", events_cols,
+	    NCOLS(events_cols), 1, events_row, &ctx, cause)) != 0)
+		goto fail;
+	*out = res;
+	return (0);
+fail:
+	results_free(res);
+	return (rc);
+}
+
+/* Free a loaded results directory. */
+void
+results_free(struct results *res)
+{
+	int i;
+
+	if (res == NULL)
+		return;
+	free(res->dir);
+	free(res->label);
+	free(res->host);
+	free(res->kernel_release);
+	free(res->command);
+	free(res->status);
+	free(res->source);
+	for (i = 0; i < res->nphases; i++)
+		free(res->phases[i]);
+	free(res->phases);
+	free(res->regions);
+	free(res->samples.t);
+	free(res->samples.phase);
+	free(res->present);
+	free(res->free);
+	free(res->used);
+	for (i = 0; i < RESULTS_NCLASSES; i++)
+		free(res->cls[i]);
+	free(res->buddy.t);
+	free(res->buddy.phase);
+	free(res->buddy_blocks);
+	free(res->pageblocks.t);
+	free(res->pageblocks.phase);
+	free(res->pb_unmovable);
+	free(res->pb_total);
+	free(res->pagetype.t);
+	free(res->pagetype.phase);
+	free(res->pt_unmovable_free);
+	free(res->placement.t);
+	free(res->placement.phase);
+	for (i = 0; i < res->nworkloads; i++)
+		free(res->workloads[i]);
+	free(res->workloads);
+	free(res->placement_pages);
+	for (i = 0; i < res->nwl_rows; i++) {
+		free(res->wl_rows[i].workload);
+		free(res->wl_rows[i].thread);
+		free(res->wl_rows[i].metric);
+		free(res->wl_rows[i].unit);
+	}
+	free(res->wl_rows);
+	for (i = 0; i < res->nevents; i++) {
+		free(res->events[i].event);
+		free(res->events[i].detail);
+	}
+	free(res->events);
+	free(res);
+}

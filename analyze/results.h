@@ -1,0 +1,132 @@
+/*
+ * Reading one results directory (DESIGN.md section 5) into memory.  This is
+ * the only door analysis, charts and reports have to a run: it never looks
+ * at /proc, so every analysis works on copied results.  Columns are found by
+ * header name (extra columns are fine); anything malformed is refused with
+ * "file:line: what was expected" and -RB_EXIT_INPUT.
+ *
+ * Figures are kept per region (node, region), zones summed, as dense arrays
+ * indexed [sample * nregions + region] so that metrics and charts can walk
+ * them without lookups.
+ */
+#ifndef RB_RESULTS_H
+#define RB_RESULTS_H
+
+#include <stdint.h>
+
+#define RESULTS_MAX_ORDER	16	/* buddy orders 0..15 are accepted */
+#define RESULTS_UNKNOWN		UINT64_MAX
+
+/* Used-page classes from kpageflags, columns of samples.csv. */
+enum results_class {
+	RESULTS_ANON,
+	RESULTS_FILE,
+	RESULTS_SLAB,
+	RESULTS_PGTABLE,
+	RESULTS_OTHER,
+	RESULTS_NCLASSES
+};
+
+/* One region: the zones of regions.csv with the same (node, region). */
+struct results_region {
+	int		 node;
+	int		 region;
+	int		 nzones;
+	uint64_t	 start_pfn;	/* lowest of its zones */
+	uint64_t	 end_pfn;	/* highest start + spanned */
+	uint64_t	 present_pages;
+	char		 name[32];	/* "n0r3", used in metric names */
+};
+
+/* A time base: the distinct (t_s, phase) pairs of one file, in order. */
+struct results_times {
+	int		 n;
+	int		 alloc;
+	double		*t;
+	int		*phase;
+};
+
+struct results_workload_row {
+	int		 phase;
+	char		*workload;
+	char		*thread;	/* a number or "total" */
+	char		*metric;
+	double		 value;		/* NAN when empty */
+	char		*unit;
+};
+
+struct results_event {
+	double		 t;
+	char		*event;
+	char		*detail;
+	int		 phase;		/* -1: none */
+};
+
+struct results {
+	char		*dir;
+
+	/* meta.json */
+	char		*label;
+	char		*host;
+	char		*kernel_release;
+	char		*command;
+	char		*status;
+	char		*source;
+	uint64_t	 page_size;
+	uint64_t	 region_size_bytes;	/* 0 when not emulated */
+	int		 pageblock_order;
+	char		**phases;
+	int		 nphases;
+
+	struct results_region *regions;
+	int		 nregions;
+
+	/* samples.csv */
+	struct results_times samples;
+	uint64_t	*present;	/* [sample * nregions + region] */
+	uint64_t	*free;
+	/* max(0, present - free) per zone, summed over the zones */
+	uint64_t	*used;
+	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL: unknown */
+
+	/* buddy.csv: free blocks per order */
+	struct results_times buddy;
+	int		 buddy_orders;	/* highest order seen + 1 */
+	/* [(s * nregions + r) * RESULTS_MAX_ORDER + order] */
+	uint64_t	*buddy_blocks;
+
+	/* pageblocks.csv */
+	struct results_times pageblocks;
+	uint64_t	*pb_unmovable;	/* Unmovable + Reclaimable */
+	uint64_t	*pb_total;
+
+	/* pagetype.csv: free pages of unmovable/reclaimable types */
+	struct results_times pagetype;
+	uint64_t	*pt_unmovable_free;
+
+	/* placement.csv: pages per workload, pids summed */
+	struct results_times placement;
+	char		**workloads;
+	int		 nworkloads;
+	/* [(s * nworkloads + w) * nregions + r] */
+	uint64_t	*placement_pages;
+
+	struct results_workload_row *wl_rows;
+	int		 nwl_rows;
+
+	struct results_event *events;
+	int		 nevents;
+
+	long		 rows_read;	/* CSV data rows */
+};
+
+int	 results_load(const char *dir, struct results **out, char **cause);
+void	 results_free(struct results *res);
+int	 results_phase_index(const struct results *res, const char *name);
+int	 results_region_index(const struct results *res, int node,
+	     int region);
+int	 results_is_run_dir(const char *dir);
+double	 results_phase_end(const struct results *res, int phase);
+const uint64_t *results_buddy_at(const struct results *res, int s, int r);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * Statistics for comparing groups of runs: description, Student-t
+ * confidence intervals, Welch's t-test and the Mann-Whitney U test.  The
+ * distributions come from GSL; nothing here hand-rolls a special function.
+ */
+#ifndef RB_STATS_H
+#define RB_STATS_H
+
+/* One group of values described. */
+struct stats_desc {
+	int		 n;
+	double		 mean;
+	double		 stddev;	/* n - 1; NAN when n < 2 */
+	double		 min;
+	double		 max;
+	double		 ci_low;	/* Student t; NAN if n < 2 */
+	double		 ci_high;
+};
+
+void	 stats_describe(const double *x, int n, double level,
+	     struct stats_desc *d);
+int	 stats_welch(const double *a, int na, const double *b, int nb,
+	     double *t, double *df, double *p);
+int	 stats_mann_whitney(const double *a, int na, const double *b, int nb,
+	     double *u, double *p);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * regionbench gate --baseline DIR... --candidate DIR...: judge a candidate
+ * kernel against a baseline with INI rules and answer with an exit code
+ * CI understands (0 holds, 1 regression, 2 bad input), plus JUnit XML and
+ * a markdown summary.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "command.h"
+#include "gate.h"
+#include "log.h"
+#include "output.h"
+
+struct gate_settings {
+	struct opt_list	 baseline;
+	struct opt_list	 candidate;
+	char		*rules;
+	char		*junit;
+	char		*markdown;
+	int		 test;
+	int		 force;
+	uint64_t	 empty_tolerance;
+};
+
+static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
+
+static const struct opt_def gate_options[] = {
+	{ "baseline", OPT_LIST, offsetof(struct gate_settings, baseline),
+	    "DIR", NULL, 0, 0, NULL,
+	    "baseline run or directory of runs (repeatable)" },
+	{ "candidate", OPT_LIST, offsetof(struct gate_settings, candidate),
+	    "DIR", NULL, 0, 0, NULL,
+	    "candidate run or directory of runs (repeatable)" },
+	{ "rules", OPT_STRING, offsetof(struct gate_settings, rules), "FILE",
+	    NULL, 0, 0, NULL,
+	    "INI rules (default: gate-rules.ini in $REGIONBENCH_DATADIR or "
+	    PKGDATADIR ")" },
+	{ "junit", OPT_STRING, offsetof(struct gate_settings, junit), "FILE",
+	    NULL, 0, 0, NULL, "write JUnit XML, one testcase per rule check" },
+	{ "markdown", OPT_STRING, offsetof(struct gate_settings, markdown),
+	    "FILE", NULL, 0, 0, NULL, "write a markdown summary (- for "
+	    "stdout)" },
+	{ "test", OPT_ENUM, offsetof(struct gate_settings, test), "TEST",
+	    "welch", 0, 0, test_choices,
+	    "significance test: Welch's t-test or Mann-Whitney U" },
+	{ "force", OPT_FLAG, offsetof(struct gate_settings, force), NULL,
+	    NULL, 0, 0, NULL,
+	    "judge runs from different hosts, region or page sizes" },
+	{ "empty-tolerance", OPT_U64,
+	    offsetof(struct gate_settings, empty_tolerance), "PAGES", "0", 0,
+	    0, NULL, "a region with at most PAGES used pages is empty" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+/* The rules file to use when --rules is not given. */
+static char *
+default_rules(void)
+{
+	const char *env = getenv("REGIONBENCH_DATADIR");
+	struct stat sb;
+	char *path;
+
+	if (env != NULL && env[0] != '\0') {
+		path = xasprintf("%s/gate-rules.ini", env);
+		if (stat(path, &sb) == 0)
+			return (path);
+		free(path);
+	}
+	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
+}
+
+/* Write a report through an atomic file, or to stdout for "-". */
+static void
+write_report(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n,
+    int (*writer)(FILE *, const struct compare_set *,
+    const struct gate_result *, int))
+{
+	struct output_file of;
+	char *cause = NULL;
+	int rc;
+
+	if (strcmp(path, "-") == 0) {
+		if (writer(stdout, set, r, n) != 0)
+			die_errno(RB_EXIT_ENV, "stdout");
+		return;
+	}
+	if ((rc = output_open(&of, path, &cause)) != 0)
+		die(-rc, "%s", cause);
+	if (writer(of.f, set, r, n) != 0) {
+		output_abort(&of);
+		die(RB_EXIT_ENV, "%s: write failed", path);
+	}
+	if ((rc = output_commit(&of, &cause)) != 0)
+		die(-rc, "%s", cause);
+}
+
+/* "regionbench gate ...". */
+static int
+cmd_gate_exec(int argc, char **argv)
+{
+	struct gate_settings st;
+	struct metrics_options mo;
+	struct gate_rules rules;
+	struct gate_result *res;
+	struct compare_set *set;
+	char *cause = NULL, *rules_path, *differences;
+	int first, rc, n, i, failed;
+
+	memset(&st, 0, sizeof st);
+	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
+	if (argc - first != 0)
+		die(RB_EXIT_INPUT, "gate: unexpected argument '%s' (use "
+		    "--baseline DIR and --candidate DIR)", argv[first]);
+	if (st.baseline.n == 0 || st.candidate.n == 0)
+		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
+		    "DIR");
+	rules_path = st.rules != NULL ? xstrdup(st.rules) : default_rules();
+	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0)
+		die(-rc, "%s", cause);
+	metrics_options_default(&mo);
+	mo.empty_tolerance = st.empty_tolerance;
+	if ((rc = compare_load_two(st.baseline.v, st.baseline.n,
+	    st.candidate.v, st.candidate.n, &mo, &set, &cause)) != 0)
+		die(-rc, "%s", cause);
+	differences = compare_differences(set);
+	if (differences != NULL && !st.force)
+		die(RB_EXIT_INPUT, "baseline and candidate are not "
+		    "comparable:\n%s\n(--force judges them anyway)",
+		    differences);
+	if (differences != NULL)
+		log_warnx("runs differ (--force): %s", differences);
+	failed = gate_evaluate(&rules, set, st.test == 1 ?
+	    COMPARE_MANN_WHITNEY : COMPARE_WELCH, &res, &n);
+	for (i = 0; i < n; i++) {
+		if (res[i].key == NULL)
+			log_warnx("%s", res[i].message);
+		else
+			printf("%s\n", res[i].message);
+	}
+	printf("gate: %s (%d check%s, %d failed; baseline %d run%s, "
+	    "candidate %d run%s; rules %s)\n", failed > 0 ? "FAILED" :
+	    "passed", n, n == 1 ? "" : "s", failed, set->groups[0].nruns,
+	    set->groups[0].nruns == 1 ? "" : "s", set->groups[1].nruns,
+	    set->groups[1].nruns == 1 ? "" : "s", rules_path);
+	if (fflush(stdout) != 0)
+		die_errno(RB_EXIT_ENV, "stdout");
+	if (st.junit != NULL)
+		write_report(st.junit, set, res, n, gate_write_junit);
+	if (st.markdown != NULL)
+		write_report(st.markdown, set, res, n, gate_write_markdown);
+	gate_results_free(res, n);
+	gate_rules_free(&rules);
+	compare_free(set);
+	free(differences);
+	free(rules_path);
+	opt_free(gate_options, &st);
+	return (failed > 0 ? RB_EXIT_FAIL : RB_EXIT_OK);
+}
+
+const struct command_entry cmd_gate_entry = {
+	.name = "gate",
+	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
+	    "[--junit FILE] [--markdown FILE]",
+	.summary = "pass or fail a candidate against a baseline (for CI)",
+	.description = "Applies the rules (INI: one [section] per rule with "
+	    "metric, phase, unit patterns, better = lower|higher, max_change = "
+	    "N or N%, require_significance, alpha) to the baseline and "
+	    "candidate runs.  Exit 0 when every rule holds, 1 when one fails, "
+	    "2 on bad input.",
+	.options = gate_options,
+	.exec = cmd_gate_exec,
+};

@@ -1,0 +1,113 @@
+/*
+ * regionbench info: what this machine (or a /proc tree) offers — kernel,
+ * page size, which region source applies and why, the region keys, access
+ * to the root-only files, and the NUMA topology.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "log.h"
+#include "procfile.h"
+#include "region-table.h"
+#include "source-cli.h"
+#include "topology.h"
+#include "units.h"
+
+/* Say whether a file can be read, and what to do when it can't. */
+static void
+info_access(const char *root, const char *name, const char *why)
+{
+	printf("  %-14s %s\n", name, procfile_readable(root, name) ?
+	    "readable" : procfile_exists(root, name) ?
+	    why : "absent");
+}
+
+/* Print the NUMA topology hwloc sees. */
+static void
+info_topology(void)
+{
+	struct topology topo;
+	char size[32], *cause = NULL;
+	int i;
+
+	if (topology_load(&topo, &cause) != 0) {
+		printf("topology:        unknown (%s)\n", cause);
+		free(cause);
+		return;
+	}
+	printf("topology:        %d NUMA node%s, %d cores, %d CPUs\n",
+	    topo.nnodes, topo.nnodes == 1 ? "" : "s", topo.cores, topo.pus);
+	for (i = 0; i < topo.nnodes; i++) {
+		units_format_size(size, sizeof size,
+		    topo.nodes[i].memory_bytes);
+		printf("  node %-3d       %s memory, %d cores, %d CPUs\n",
+		    topo.nodes[i].os_index, size, topo.nodes[i].cores,
+		    topo.nodes[i].pus);
+	}
+	topology_free(&topo);
+}
+
+/* regionbench info. */
+static int
+cmd_info_exec(int argc, char **argv)
+{
+	extern const struct command_entry cmd_info_entry;
+	struct source_cli cli = { 0 };
+	struct snapshot snap;
+	struct source src;
+	struct utsname u;
+	char *cause = NULL;
+	int first_arg, rc;
+
+	command_parse_source(&cmd_info_entry, NULL, &cli, argc, argv,
+	    &first_arg);
+	if (first_arg < argc)
+		die(RB_EXIT_INPUT, "info: unexpected argument '%s'",
+		    argv[first_arg]);
+	uname(&u);
+	printf("regionbench:     %s\n", PACKAGE_VERSION);
+	printf("kernel:          %s %s\n", u.release, u.machine);
+	printf("page size:       %ld bytes\n", sysconf(_SC_PAGESIZE));
+	printf("files under %s:\n", cli.proc);
+	info_access(cli.proc, "zoneinfo", "not readable");
+	info_access(cli.proc, "buddyinfo", "not readable");
+	info_access(cli.proc, "pagetypeinfo",
+	    "not readable (root only since 5.4: run as root)");
+	info_access(cli.proc, "kpageflags",
+	    "not readable (root only: run as root for emulated regions)");
+	info_topology();
+
+	source_cli_open(&cli, &src, NULL);
+	printf("region source:   %s\n", src.ops->name);
+	if (src.why != NULL)
+		printf("  why:           %s\n", src.why);
+	snapshot_init(&snap);
+	if ((rc = source_read(&src, &snap, SOURCE_READ_PAGETYPE, &cause)) !=
+	    0)
+		die(-rc, "info: %s", cause);
+	printf("region keys:     %d\n", snap.nentries);
+	region_table_print(stdout, &snap, REGION_TABLE_LAYOUT);
+	snapshot_free(&snap);
+	source_close(&src);
+	source_cli_free(&cli);
+	return (RB_EXIT_OK);
+}
+
+const struct command_entry cmd_info_entry = {
+	.name = "info",
+	.usage = "[source options]",
+	.summary = "show the kernel, the region source and the regions found",
+	.description =
+	    "Prints the kernel release, page size, which /proc files are\n"
+	    "readable, the NUMA topology, which region source applies (and\n"
+	    "why) and one sample of every region key.",
+	.source_options = source_cli_options,
+	.exec = cmd_info_exec,
+};

@@ -1,0 +1,246 @@
+/*
+ * regionbench placement: where the resident pages of running processes
+ * are, per emulated region (lib/placement.c does the work; the runner uses
+ * the same code for placement.csv).  Needs root, since only CAP_SYS_ADMIN
+ * sees page frame numbers in /proc/PID/pagemap.
+ */
+#include "config.h"
+
+#include <csv.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "log.h"
+#include "placement.h"
+#include "procfile.h"
+#include "procfs.h"
+#include "region-map.h"
+#include "sink-csv.h"
+#include "units.h"
+
+#define CMD_PLACEMENT_MIN_SHARE	0.01	/* a region "holds" >= 1 % */
+
+struct cmd_placement_settings {
+	struct opt_list	 pid;
+	char		*out;
+	int		 format;
+	char		*proc;
+	char		*sys;
+	char		*region_size;
+	char		*region_map;
+};
+
+static const char *const cmd_placement_formats[] = { "table", "csv", NULL };
+
+static const struct opt_def cmd_placement_options[] = {
+	{ "pid", OPT_LIST, offsetof(struct cmd_placement_settings, pid),
+	  "PID", NULL, 0, 0, NULL, "process to look at (repeatable)" },
+	{ "out", OPT_STRING, offsetof(struct cmd_placement_settings, out),
+	  "DIR", NULL, 0, 0, NULL, "write DIR/placement.csv" },
+	{ "format", OPT_ENUM, offsetof(struct cmd_placement_settings, format),
+	  "FMT", "table", 0, 0, cmd_placement_formats,
+	  "stdout format: table or csv" },
+	{ "proc", OPT_STRING, offsetof(struct cmd_placement_settings, proc),
+	  "DIR", "/proc", 0, 0, NULL, "proc root" },
+	{ "sys", OPT_STRING, offsetof(struct cmd_placement_settings, sys),
+	  "DIR", "/sys", 0, 0, NULL, "sysfs root" },
+	{ "region-size", OPT_STRING,
+	  offsetof(struct cmd_placement_settings, region_size), "SIZE",
+	  "512M", 0, 0, NULL, "emulated region size, or 'block'" },
+	{ "region-map", OPT_STRING,
+	  offsetof(struct cmd_placement_settings, region_map), "FILE", NULL,
+	  0, 0, NULL, "regions from a CSV of node,start_pfn,end_pfn rows" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+/* Write one CSV text field, quoted only when it needs it. */
+static void
+cmd_placement_csv_text(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' ||
+	    (s[0] != '\0' && s[strlen(s) - 1] == ' '))
+		csv_fwrite(f, s, strlen(s));
+	else
+		fputs(s, f);
+}
+
+/* Rows of placement.csv for one process, one per region it uses. */
+static void
+cmd_placement_csv_rows(FILE *f, const struct region_map *map,
+    const struct placement_result *r)
+{
+	const struct region_span *span;
+	uint64_t pages;
+	int i;
+
+	for (i = 0; i < map->nregions; i++) {
+		span = &map->regions[i];
+		if ((pages = placement_region_pages(map, r, i)) == 0)
+			continue;
+		fprintf(f, "0.000,placement,");
+		cmd_placement_csv_text(f, r->comm);
+		fprintf(f, ",%d,%d,%d,%llu\n", (int)r->pid, span->node,
+		    span->region, (unsigned long long)pages);
+	}
+}
+
+
+/* Human table for one process: every key it uses, with its share. */
+static void
+cmd_placement_table(FILE *f, const struct region_map *map,
+    const struct placement_result *r)
+{
+	const struct region_key *k;
+	int i;
+
+	fprintf(f, "pid %d (%s): %llu resident pages, %d regions hold >= 1%%"
+	    "%s\n", (int)r->pid, r->comm, (unsigned long long)r->pages,
+	    placement_regions_over(map, r, CMD_PLACEMENT_MIN_SHARE),
+	    r->exited ? " (exited during the scan: incomplete)" : "");
+	if (r->pages == 0)
+		return;
+	fprintf(f, "  %4s %6s %-8s %10s %7s\n", "node", "region", "zone",
+	    "pages", "share");
+	for (i = 0; i < map->nkeys; i++) {
+		k = &map->keys[i];
+		if (r->key_pages[i] == 0)
+			continue;
+		fprintf(f, "  %4d %6d %-8s %10llu %6.2f%%\n", k->node,
+		    k->region, map->zones[k->zone].name,
+		    (unsigned long long)r->key_pages[i],
+		    100.0 * r->key_pages[i] / r->pages);
+	}
+	if (r->outside > 0)
+		fprintf(f, "  outside every region: %llu pages\n",
+		    (unsigned long long)r->outside);
+}
+
+/* Build the region map from zoneinfo and sysfs as the options say. */
+static void
+cmd_placement_map(struct cmd_placement_settings *s, struct region_map *map)
+{
+	struct region_map_config cfg;
+	struct snapshot zones;
+	struct procfile pf;
+	char *cause = NULL;
+	int rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sys_root = s->sys;
+	cfg.region_map = s->region_map;
+	if (region_map_parse_size(s->region_size, &cfg.region_size,
+	    &cfg.region_block, &cause) != 0)
+		die(RB_EXIT_INPUT, "placement: --region-size: %s", cause);
+	procfile_init(&pf);
+	snapshot_init(&zones);
+	if ((rc = procfile_read(&pf, s->proc, "zoneinfo", &cause)) != 0 ||
+	    (rc = procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len,
+	    &cause)) != 0 ||
+	    (rc = region_map_build(map, &cfg, &zones, &cause)) != 0)
+		die(-rc, "placement: %s", cause);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+}
+
+/* "regionbench placement --pid PID ...". */
+static int
+cmd_placement_exec(int argc, char **argv)
+{
+	struct cmd_placement_settings s;
+	struct placement_result *res;
+	struct region_map map;
+	struct placement pl;
+	char name[32], *cause = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *csv;
+	long pid;
+	int i, first, rc;
+
+	memset(&s, 0, sizeof s);
+	command_parse(&cmd_placement_entry, &s, argc, argv, &first);
+	if (first < argc)
+		die(RB_EXIT_INPUT, "placement: unexpected argument '%s'",
+		    argv[first]);
+	if (s.pid.n == 0)
+		die(RB_EXIT_INPUT, "placement: give at least one --pid PID");
+	res = xcalloc(s.pid.n, sizeof *res);
+	for (i = 0; i < s.pid.n; i++) {
+		if (units_parse_long(s.pid.v[i], 1, INT32_MAX, &pid,
+		    &cause) != 0)
+			die(RB_EXIT_INPUT, "placement: --pid: %s", cause);
+		snprintf(name, sizeof name, "%ld", pid);
+		if (!procfile_exists(s.proc, name))
+			die(RB_EXIT_INPUT, "placement: --pid %ld: no such "
+			    "process in %s", pid, s.proc);
+		res[i].pid = (pid_t)pid;
+	}
+
+	cmd_placement_map(&s, &map);
+	placement_init(&pl, s.proc, &map);
+	for (i = 0; i < s.pid.n; i++) {
+		pid = res[i].pid;
+		placement_result_init(&res[i], &map);
+		if ((rc = placement_scan(&pl, (pid_t)pid, &res[i],
+		    &cause)) != 0)
+			die(-rc, "placement: pid %ld: %s", pid, cause);
+		if (res[i].exited) {
+			log_warnx("placement: pid %ld exited during the scan; "
+			    "its figures are incomplete and left out of CSV",
+			    pid);
+		}
+	}
+
+	/* The CSV is built whole, then printed or written into place. */
+	if ((csv = open_memstream(&text, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "placement: open_memstream");
+	fprintf(csv, "%s\n", sink_csv_header(SINK_PLACEMENT));
+	for (i = 0; i < s.pid.n; i++) {
+		if (!res[i].exited)
+			cmd_placement_csv_rows(csv, &map, &res[i]);
+		if (s.out != NULL || s.format != 1)
+			cmd_placement_table(stdout, &map, &res[i]);
+	}
+	if (fclose(csv) != 0)
+		die_errno(RB_EXIT_ENV, "placement: CSV text");
+	if (s.out != NULL) {
+		if (sink_make_dir(s.out, &cause) != 0 ||
+		    sink_write_file(s.out, sink_csv_file_name(SINK_PLACEMENT),
+		    text, len, &cause) != 0)
+			die(RB_EXIT_ENV, "placement: %s", cause);
+		printf("wrote %s/%s\n", s.out,
+		    sink_csv_file_name(SINK_PLACEMENT));
+	} else if (s.format == 1)
+		fwrite(text, 1, len, stdout);
+	free(text);
+
+	for (i = 0; i < s.pid.n; i++)
+		placement_result_free(&res[i]);
+	free(res);
+	placement_free(&pl);
+	region_map_free(&map);
+	opt_free(cmd_placement_options, &s);
+	return (RB_EXIT_OK);
+}
+
+const struct command_entry cmd_placement_entry = {
+	.name = "placement",
+	.usage = "--pid PID [--pid PID ...] [--out DIR | --format table|csv] "
+	    "[--proc DIR] [--sys DIR] [--region-size SIZE|block] "
+	    "[--region-map FILE]",
+	.summary = "show where the resident pages of processes are, per "
+	    "region",
+	.description = "Reads /proc/PID/maps and /proc/PID/pagemap of each "
+	    "process and counts its resident pages (huge pages as their 4 KiB "
+	    "pages) per emulated region key, cut as the kpageflags source "
+	    "cuts them.  Prints each key's pages and share and how many "
+	    "regions hold at least 1% of the pages; with --out, writes "
+	    "placement.csv.  Needs root: only CAP_SYS_ADMIN sees page frame "
+	    "numbers.  A process that exits during the scan is reported, "
+	    "not fatal.",
+	.options = cmd_placement_options,
+	.exec = cmd_placement_exec,
+};

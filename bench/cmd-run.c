@@ -1,0 +1,137 @@
+/*
+ * regionbench run: the main job.  Runs a suite (built-in by name, or a
+ * file) with the sampler recording region occupancy, and leaves one
+ * results directory per repetition.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "log.h"
+#include "runner.h"
+#include "suite.h"
+#include "workload.h"
+
+static const struct opt_def run_options[] = {
+	{ "out", OPT_STRING, offsetof(struct runner_settings, out), "DIR",
+	  NULL, 0, 0, NULL,
+	  "results directory (default results/<suite>-<time>-<host>)" },
+	{ "label", OPT_STRING, offsetof(struct runner_settings, label), "L",
+	  "", 0, 0, NULL, "label stored in meta.json (e.g. vanilla, patched)" },
+	{ "replay", OPT_STRING, offsetof(struct runner_settings, replay),
+	  "DIR", NULL, 0, 0, NULL,
+	  "take region figures from a sample --record directory (the "
+	  "workloads still run here)" },
+	{ "repeat", OPT_LONG, offsetof(struct runner_settings, repeat), "N",
+	  "0", 0, 1000, NULL,
+	  "repetitions, each its own directory under --out (default: the "
+	  "suite's)" },
+	{ "interval", OPT_DURATION, offsetof(struct runner_settings, interval),
+	  "D", "0", 0, 86400000000000LL, NULL,
+	  "time between samples (default: the suite's)" },
+	{ "placement-every", OPT_LONG, offsetof(struct runner_settings,
+	  placement_every), "N", "10", 0, 1000000, NULL,
+	  "scan the workload's pages every N samples (0: only at checkpoints)" },
+	{ "no-charts", OPT_FLAG, offsetof(struct runner_settings, no_charts),
+	  NULL, NULL, 0, 0, NULL, "do not draw charts or the report at the end" },
+	{ "force", OPT_FLAG, offsetof(struct runner_settings, force), NULL,
+	  NULL, 0, 0, NULL, "let workloads use more memory than is available" },
+	{ "quiet", OPT_FLAG, offsetof(struct runner_settings, quiet), NULL,
+	  NULL, 0, 0, NULL, "print only the results path and errors" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+/* Suite check: the workload exists. */
+static int
+run_check_workload(const char *name, char **cause)
+{
+	const struct workload_desc *const *d;
+	char names[512] = "";
+
+	if (workload_find(name) != NULL)
+		return (0);
+	for (d = workload_all(); *d != NULL; d++) {
+		if (names[0] != '\0')
+			strncat(names, ", ", sizeof names - strlen(names) - 1);
+		strncat(names, (*d)->name, sizeof names - strlen(names) - 1);
+	}
+	return (fail_with(cause, RB_EXIT_INPUT,
+	    "unknown workload '%s' (known: %s)", name, names));
+}
+
+/* Suite check: the workload's own option table accepts key=value. */
+static int
+run_check_option(const char *workload, const char *key, const char *value,
+    char **cause)
+{
+	struct workload_run *run = workload_run_new(workload_find(workload));
+	int rc;
+
+	rc = workload_set_option(run, key, value, cause);
+	workload_run_free(run);
+	return (rc);
+}
+
+/* regionbench run. */
+static int
+cmd_run_exec(int argc, char **argv)
+{
+	extern const struct command_entry cmd_run_entry;
+	struct runner_settings set = { 0 };
+	struct source_cli cli = { 0 };
+	struct suite suite;
+	char *path, *cause = NULL;
+	int first_arg, rc;
+
+	command_parse_source(&cmd_run_entry, &set, &cli, argc, argv,
+	    &first_arg);
+	if (argc - first_arg > 1)
+		die(RB_EXIT_INPUT, "run: one suite at a time ('%s' is extra)",
+		    argv[first_arg + 1]);
+	log_set_quiet(set.quiet);
+	path = suite_find(first_arg < argc ? argv[first_arg] : "quick",
+	    &cause);
+	if (path == NULL)
+		die(RB_EXIT_INPUT, "run: %s", cause);
+	if ((rc = suite_load(&suite, path, run_check_workload,
+	    run_check_option, &cause)) != 0)
+		die(-rc, "%s", cause);
+	free(path);
+	/* The suite's source settings apply unless given on the command line. */
+	if (suite.source != NULL && strcmp(cli.source, "auto") == 0) {
+		free(cli.source);
+		cli.source = xstrdup(suite.source);
+	}
+	if (suite.region_size != NULL && strcmp(cli.region_size, "512M") ==
+	    0) {
+		free(cli.region_size);
+		cli.region_size = xstrdup(suite.region_size);
+	}
+	runner_catch_signals();
+	rc = runner_main(&suite, &set, &cli);
+	suite_free(&suite);
+	source_cli_free(&cli);
+	opt_free(run_options, &set);
+	return (rc);
+}
+
+const struct command_entry cmd_run_entry = {
+	.name = "run",
+	.usage = "[SUITE|FILE] [--out DIR] [--label L] [--repeat N] "
+	    "[--interval D] [--quiet] [source options]",
+	.summary = "run a benchmark suite while sampling region occupancy",
+	.description =
+	    "Runs each phase's workload in a child process while the sampler\n"
+	    "records every region; takes an extra sample and the workload's\n"
+	    "page placement at each checkpoint.  SUITE is a built-in suite\n"
+	    "(quick, seed, standard, soak; default quick) or a suite file.\n"
+	    "Exit 0 when every phase ran, 1 when a phase failed (the run\n"
+	    "goes on), 130 when interrupted.",
+	.options = run_options,
+	.source_options = source_cli_options,
+	.exec = cmd_run_exec,
+};

@@ -1,0 +1,30 @@
+/*
+ * The runner: one execution of a suite (`regionbench run`).  It owns the
+ * results directory, the sampler thread and the workload children, takes
+ * checkpoints at progress milestones and never loses what was written.
+ */
+#ifndef RB_RUNNER_H
+#define RB_RUNNER_H
+
+#include <stdint.h>
+
+#include "source-cli.h"
+#include "suite.h"
+
+struct runner_settings {
+	char		*out;
+	char		*label;
+	char		*replay;	/* regions from a recording */
+	long		 repeat;	/* 0: the suite's */
+	uint64_t	 interval;	/* 0: the suite's */
+	long		 placement_every; /* samples between placement scans */
+	int		 quiet;
+	int		 no_charts;
+	int		 force;
+};
+
+int	 runner_main(const struct suite *suite,
+	     const struct runner_settings *set, struct source_cli *cli);
+void	 runner_catch_signals(void);
+
+#endif

@@ -1,0 +1,474 @@
+/*
+ * Sampler thread.  Deadlines are absolute (t0 + i * interval on
+ * CLOCK_MONOTONIC) so that the rate does not drift with the cost of a
+ * sample; it waits on a condition variable with that deadline so a stop or
+ * a checkpoint request wakes it at once.  Everything it touches per sample
+ * was sized by the first sample, so the loop itself does not allocate.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "procfile.h"
+#include "sampler.h"
+#include "topology.h"
+#include "units.h"
+
+/* Convert monotonic nanoseconds to a timespec. */
+static struct timespec
+ns_to_timespec(uint64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / NS_PER_SEC);
+	ts.tv_nsec = (long)(ns % NS_PER_SEC);
+	return (ts);
+}
+
+/* Seconds since the run started. */
+double
+sampler_elapsed(const struct sampler *s)
+{
+	return ((double)(units_now_ns() - s->t0_ns) / 1e9);
+}
+
+/* Write one raw file of a recorded sample. */
+static int
+sampler_record_file(const char *dir, const char *name, const char *buf,
+    size_t len, char **cause)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno)));
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return (fail_with(cause, RB_EXIT_ENV,
+			    "%s: write: %s", path, strerror(errno)));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	close(fd);
+	return (0);
+}
+
+/* Keep the raw text the source read for sample number i. */
+static int
+sampler_record(struct sampler *s, uint64_t i, double t_s, char **cause)
+{
+	struct source *src = s->src;
+	char dir[PATH_MAX], text[64];
+	int rc, n;
+
+	snprintf(dir, sizeof dir, "%s/%04" PRIu64, s->cfg.record_dir, i);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s", dir,
+		    strerror(errno)));
+	if ((src->files_read & SOURCE_FILE_ZONEINFO) && (rc =
+	    sampler_record_file(dir, "zoneinfo", src->zoneinfo.buf,
+	    src->zoneinfo.len, cause)) != 0)
+		return (rc);
+	if ((src->files_read & SOURCE_FILE_BUDDYINFO) && (rc =
+	    sampler_record_file(dir, "buddyinfo", src->buddyinfo.buf,
+	    src->buddyinfo.len, cause)) != 0)
+		return (rc);
+	if ((src->files_read & SOURCE_FILE_PAGETYPEINFO) && (rc =
+	    sampler_record_file(dir, "pagetypeinfo", src->pagetypeinfo.buf,
+	    src->pagetypeinfo.len, cause)) != 0)
+		return (rc);
+	n = snprintf(text, sizeof text, "%.3f\n", t_s);
+	return (sampler_record_file(dir, "time", text, (size_t)n, cause));
+}
+
+/*
+ * Point the source at recorded sample i.  Returns 1 when it exists (and
+ * sets its recorded time), 0 at the end of the recording.
+ */
+static int
+sampler_replay_next(struct sampler *s, uint64_t i, double *t_s, int *flags,
+    char **cause)
+{
+	struct source *src = s->src;
+	struct procfile pf;
+	char dir[PATH_MAX];
+	char *end;
+	int rc;
+
+	snprintf(dir, sizeof dir, "%s/%04" PRIu64, s->cfg.replay_dir, i);
+	if (access(dir, F_OK) == -1)
+		return (0);
+	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s", dir);
+	*flags = procfile_exists(dir, "pagetypeinfo") ?
+	    SOURCE_READ_PAGETYPE : 0;
+	procfile_init(&pf);
+	rc = procfile_read(&pf, dir, "time", NULL);
+	if (rc == 0) {
+		*t_s = strtod(pf.buf, &end);
+		if (end == pf.buf || (*end != '\n' && *end != '\0') ||
+		    *t_s < 0)
+			rc = -1;
+	}
+	procfile_free(&pf);
+	if (rc != 0)
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "%s/time: expected the sample time in seconds", dir));
+	return (1);
+}
+
+/* Take one sample: read, record, write rows, publish to readers. */
+static int
+sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
+    const char *event, const char *detail, char **cause)
+{
+	int rc, with_buddy;
+
+	snapshot_reset(&s->work);
+	if ((rc = source_read(s->src, &s->work, flags, cause)) != 0)
+		return (rc);
+	if (s->cfg.record_dir != NULL &&
+	    (rc = sampler_record(s, i, t_s, cause)) != 0)
+		return (rc);
+	with_buddy = s->cfg.buddy_every <= 1 ||
+	    i % (uint64_t)s->cfg.buddy_every == 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->sink != NULL) {
+		if (event != NULL)
+			sink_csv_event(s->sink, t_s, event, detail, s->phase,
+			    NULL);
+		rc = sink_csv_sample(s->sink, &s->work, t_s, s->phase,
+		    with_buddy, cause);
+	}
+	snapshot_copy(&s->latest, &s->work);
+	s->latest_t_s = t_s;
+	s->seq++;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return (rc);
+}
+
+/*
+ * Take regular sample number i: pick the files (live or recorded), read
+ * them and write the rows.  Returns 1 when a sample was taken, 0 at the end
+ * of a recording, or a negative exit code.
+ */
+static int
+sampler_step(struct sampler *s, uint64_t i, const char *event,
+    const char *detail, char **cause)
+{
+	double t_s = sampler_elapsed(s);
+	int rc, flags;
+
+	flags = event != NULL || (s->cfg.pagetype_every > 0 && (i %
+	    (uint64_t)s->cfg.pagetype_every == 0)) ? SOURCE_READ_PAGETYPE : 0;
+	if (s->cfg.replay_dir != NULL) {
+		rc = sampler_replay_next(s, i, &t_s, &flags, cause);
+		if (rc <= 0)
+			return (rc);
+	}
+	rc = sampler_take(s, i, flags, t_s, event, detail, cause);
+	return (rc == 0 ? 1 : rc);
+}
+
+/* The sampler thread's loop, from sample 1 on. */
+static void *
+sampler_main(void *arg)
+{
+	struct sampler *s = arg;
+	struct timespec ts;
+	uint64_t i, deadline, now, end = 0;
+	char *cause = NULL, event[32], detail[128];
+	int rc = 0, is_now, more;
+
+	if (s->cfg.cpu >= 0 && s->topology != NULL &&
+	    topology_bind_self(s->topology, s->cfg.cpu, &cause) != 0) {
+		/* Binding is an optimisation: go on unbound. */
+		free(cause);
+		cause = NULL;
+	}
+	if (s->cfg.duration_ns > 0)
+		end = s->t0_ns + s->cfg.duration_ns;
+	deadline = s->t0_ns + s->cfg.interval_ns;
+	for (i = 1; ; ) {
+		if (s->cfg.count > 0 && i >= s->cfg.count)
+			break;
+		pthread_mutex_lock(&s->lock);
+		while (!s->stop && !s->now_pending && (s->cfg.replay_dir ==
+		    NULL || s->cfg.replay_paced)) {
+			ts = ns_to_timespec(deadline);
+			if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) ==
+			    ETIMEDOUT)
+				break;
+		}
+		is_now = s->now_pending;
+		if (is_now) {
+			memcpy(event, s->now_event, sizeof event);
+			memcpy(detail, s->now_detail, sizeof detail);
+		}
+		more = !s->stop;
+		pthread_mutex_unlock(&s->lock);
+		if (!more)
+			break;
+		if (is_now) {
+			/*
+			 * A checkpoint: an extra sample with pagetypeinfo, off
+			 * the regular deadlines (a replay takes the next
+			 * recorded snapshot for it).
+			 */
+			rc = sampler_step(s, i, event, detail, &cause);
+			pthread_mutex_lock(&s->lock);
+			s->now_pending = 0;
+			pthread_cond_broadcast(&s->cond);
+			pthread_mutex_unlock(&s->lock);
+			if (rc <= 0)
+				break;
+			rc = 0;
+			i++;
+			continue;
+		}
+		if (s->cfg.count > 0 && i >= s->cfg.count)
+			break;
+		now = units_now_ns();
+		if (end > 0 && now > end + s->cfg.interval_ns / 2)
+			break;
+		if ((rc = sampler_step(s, i, NULL, NULL, &cause)) <= 0)
+			break;
+		rc = 0;
+		i++;
+		deadline += s->cfg.interval_ns;
+		now = units_now_ns();
+		if (now > deadline + s->cfg.interval_ns) {
+			/* Skip missed deadlines rather than bursting. */
+			s->overruns++;
+			deadline += ((now - deadline) / s->cfg.interval_ns) *
+			    s->cfg.interval_ns;
+		}
+	}
+	pthread_mutex_lock(&s->lock);
+	s->rc = rc < 0 ? rc : 0;
+	s->cause = cause;
+	s->done = 1;
+	s->now_pending = 0;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return (NULL);
+}
+
+/*
+ * Take the first sample in the caller's thread, so that errors in the
+ * files show up before anything runs and the storage gets its final size,
+ * then start the thread for the rest.
+ */
+int
+sampler_start(struct sampler *s, const struct sampler_config *cfg,
+    struct source *src, struct sink_csv *sink, void *topology,
+    uint64_t t0_ns, const char *phase, char **cause)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->cfg = *cfg;
+	if (s->cfg.interval_ns == 0)
+		s->cfg.interval_ns = NS_PER_SEC;
+	s->src = src;
+	s->sink = sink;
+	s->topology = topology;
+	s->t0_ns = t0_ns;
+	snprintf(s->phase, sizeof s->phase, "%s", phase);
+	snapshot_init(&s->work);
+	snapshot_init(&s->latest);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (s->cfg.record_dir != NULL && mkdir(s->cfg.record_dir, 0755) ==
+	    -1 && errno != EEXIST)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s",
+		    s->cfg.record_dir, strerror(errno)));
+	rc = sampler_step(s, 0, "start", "", cause);
+	if (rc == 0)
+		rc = fail_with(cause, RB_EXIT_INPUT,
+		    "%s: no recorded samples (expected %s/0000/)",
+		    s->cfg.replay_dir, s->cfg.replay_dir);
+	if (rc < 0) {
+		snapshot_free(&s->work);
+		snapshot_free(&s->latest);
+		return (rc);
+	}
+	if ((rc = pthread_create(&s->thread, NULL, sampler_main, s)) != 0)
+		return (fail_with(cause, RB_EXIT_ENV,
+		    "starting the sampler thread: %s", strerror(rc)));
+	s->started = 1;
+	return (0);
+}
+
+/*
+ * Wait until a sample newer than after_seq exists (or the sampler ended,
+ * or timeout_ns passed) and copy it.  Returns 1 with a new sample, 0 on
+ * timeout, -1 when the sampler has finished and nothing new is left.
+ */
+int
+sampler_wait_sample(struct sampler *s, uint64_t after_seq,
+    uint64_t timeout_ns, struct snapshot *copy, double *t_s, uint64_t *seq)
+{
+	struct timespec ts;
+	int rc = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)(timeout_ns / NS_PER_SEC);
+	ts.tv_nsec += (long)(timeout_ns % NS_PER_SEC);
+	if (ts.tv_nsec >= (long)NS_PER_SEC) {
+		ts.tv_sec++;
+		ts.tv_nsec -= (long)NS_PER_SEC;
+	}
+	pthread_mutex_lock(&s->lock);
+	while (s->seq <= after_seq && !s->done) {
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &ts) ==
+		    ETIMEDOUT)
+			break;
+	}
+	if (s->seq > after_seq) {
+		if (copy != NULL)
+			snapshot_copy(copy, &s->latest);
+		if (t_s != NULL)
+			*t_s = s->latest_t_s;
+		if (seq != NULL)
+			*seq = s->seq;
+		rc = 1;
+	} else if (s->done) {
+		rc = -1;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return (rc);
+}
+
+/*
+ * Take an extra sample now, recorded with an event (a checkpoint), and
+ * wait until it is written.  Returns 0, or -1 when the sampler has ended.
+ */
+int
+sampler_sample_now(struct sampler *s, const char *event, const char *detail)
+{
+	pthread_mutex_lock(&s->lock);
+	while (s->now_pending && !s->done)
+		pthread_cond_wait(&s->cond, &s->lock);
+	if (s->done) {
+		pthread_mutex_unlock(&s->lock);
+		return (-1);
+	}
+	snprintf(s->now_event, sizeof s->now_event, "%s", event);
+	snprintf(s->now_detail, sizeof s->now_detail, "%s", detail);
+	s->now_pending = 1;
+	pthread_cond_signal(&s->wake);
+	while (s->now_pending && !s->done)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	return (0);
+}
+
+/* Change the phase name written with the following samples. */
+void
+sampler_set_phase(struct sampler *s, const char *phase)
+{
+	pthread_mutex_lock(&s->lock);
+	snprintf(s->phase, sizeof s->phase, "%s", phase);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Record an event row now, in the current phase. */
+void
+sampler_event(struct sampler *s, const char *event, const char *detail)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->sink != NULL) {
+		sink_csv_event(s->sink, sampler_elapsed(s), event, detail,
+		    s->phase, NULL);
+		sink_csv_flush(s->sink, NULL);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Borrow the sink to write rows of another table (placement, workloads)
+ * between samples; NULL when there is no sink.  Pair with
+ * sampler_sink_unlock, which flushes.
+ */
+struct sink_csv *
+sampler_sink_lock(struct sampler *s)
+{
+	pthread_mutex_lock(&s->lock);
+	return (s->sink);
+}
+
+/* Flush and give the sink back to the sampler thread. */
+void
+sampler_sink_unlock(struct sampler *s)
+{
+	if (s->sink != NULL)
+		sink_csv_flush(s->sink, NULL);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Has the sampler thread ended by itself (count, duration, error)? */
+int
+sampler_finished(struct sampler *s)
+{
+	int done;
+
+	pthread_mutex_lock(&s->lock);
+	done = s->done;
+	pthread_mutex_unlock(&s->lock);
+	return (done);
+}
+
+/* Stop the thread, wait for it and return its error, if any. */
+int
+sampler_stop(struct sampler *s, char **cause)
+{
+	int rc;
+
+	if (!s->started)
+		return (0);
+	pthread_mutex_lock(&s->lock);
+	s->stop = 1;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->started = 0;
+	rc = s->rc;
+	if (rc != 0 && cause != NULL) {
+		*cause = s->cause;
+		s->cause = NULL;
+	}
+	free(s->cause);
+	s->cause = NULL;
+	snapshot_free(&s->work);
+	snapshot_free(&s->latest);
+	pthread_cond_destroy(&s->cond);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	return (rc);
+}

@@ -1,0 +1,151 @@
+/*
+ * meta.json contents.  The system part (host, kernel, page size, topology,
+ * vm settings) is gathered once; a replayed recording brings its own so
+ * that re-analysed runs still describe the machine they came from.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "meta.h"
+#include "procfile.h"
+#include "sink-csv.h"
+#include "topology.h"
+
+/* Current UTC time as ISO 8601 with seconds. */
+char *
+meta_utc_now(void)
+{
+	char buf[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return (xstrdup(buf));
+}
+
+/* A one-line file's contents without the newline, or NULL. */
+static json_t *
+meta_file_line(const char *root, const char *name)
+{
+	struct procfile pf;
+	json_t *v = NULL;
+	size_t len;
+
+	procfile_init(&pf);
+	if (procfile_read(&pf, root, name, NULL) == 0) {
+		len = strcspn(pf.buf, "\n");
+		v = json_stringn(pf.buf, len);
+	}
+	procfile_free(&pf);
+	return (v != NULL ? v : json_null());
+}
+
+/* Gather host, kernel, page size, topology and vm settings. */
+json_t *
+meta_system(const char *proc_root)
+{
+	static const char *const sysctls[] = {
+		"min_free_kbytes", "watermark_scale_factor",
+		"watermark_boost_factor", "zone_reclaim_mode",
+		"compaction_proactiveness", "extfrag_threshold",
+		"percpu_pagelist_high_fraction", "swappiness",
+		"overcommit_memory", "numa_zonelist_order", NULL
+	};
+	struct topology topo;
+	struct utsname u;
+	json_t *sys = json_object(), *vm = json_object(), *kernel;
+	char path[64], host[256] = "unknown";
+	int i;
+
+	gethostname(host, sizeof host - 1);
+	json_object_set_new(sys, "host", json_string(host));
+	uname(&u);
+	kernel = json_pack("{s:s, s:s, s:s}", "release", u.release,
+	    "version", u.version, "machine", u.machine);
+	json_object_set_new(kernel, "cmdline", meta_file_line(proc_root,
+	    "cmdline"));
+	json_object_set_new(sys, "kernel", kernel);
+	json_object_set_new(sys, "page_size",
+	    json_integer(sysconf(_SC_PAGESIZE)));
+	if (topology_load(&topo, NULL) == 0) {
+		json_object_set_new(sys, "topology", topology_json(&topo));
+		topology_free(&topo);
+	} else {
+		json_object_set_new(sys, "topology", json_null());
+	}
+	json_object_set_new(vm, "thp_enabled", meta_file_line("/sys",
+	    "kernel/mm/transparent_hugepage/enabled"));
+	json_object_set_new(vm, "thp_defrag", meta_file_line("/sys",
+	    "kernel/mm/transparent_hugepage/defrag"));
+	for (i = 0; sysctls[i] != NULL; i++) {
+		snprintf(path, sizeof path, "sys/vm/%s", sysctls[i]);
+		json_object_set_new(vm, sysctls[i], meta_file_line(proc_root,
+		    path));
+	}
+	json_object_set_new(sys, "vm", vm);
+	return (sys);
+}
+
+/* Start a meta.json document for a command; takes a reference to system. */
+json_t *
+meta_new(const char *command, const char *label, json_t *system)
+{
+	json_t *meta = json_object();
+	char *now = meta_utc_now();
+
+	json_object_set_new(meta, "schema_version",
+	    json_integer(META_SCHEMA_VERSION));
+	json_object_set_new(meta, "tool", json_pack("{s:s, s:s}", "name",
+	    PACKAGE_NAME, "version", PACKAGE_VERSION));
+	json_object_set_new(meta, "command", json_string(command));
+	json_object_set_new(meta, "suite", json_null());
+	json_object_set_new(meta, "label", json_string(label != NULL ? label :
+	    ""));
+	json_object_set_new(meta, "start_time", json_string(now));
+	json_object_set_new(meta, "end_time", json_null());
+	json_object_update(meta, system);
+	json_object_set_new(meta, "status", json_string("running"));
+	json_object_set_new(meta, "samples", json_integer(0));
+	free(now);
+	return (meta);
+}
+
+/* Set the status; a final status also records the end time. */
+void
+meta_set_status(json_t *meta, const char *status)
+{
+	char *now;
+
+	json_object_set_new(meta, "status", json_string(status));
+	if (strcmp(status, "running") != 0) {
+		now = meta_utc_now();
+		json_object_set_new(meta, "end_time", json_string(now));
+		free(now);
+	}
+}
+
+/* Write meta.json atomically into a results directory. */
+int
+meta_write(json_t *meta, const char *dir, char **cause)
+{
+	char *text = json_dumps(meta, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	char *line;
+	int rc;
+
+	if (text == NULL)
+		return (fail_with(cause, RB_EXIT_ENV,
+		    "meta.json could not be encoded"));
+	line = xasprintf("%s\n", text);
+	rc = sink_write_file(dir, "meta.json", line, strlen(line), cause);
+	free(line);
+	free(text);
+	return (rc);
+}

@@ -1,0 +1,19 @@
+/*
+ * meta.json: everything needed to interpret a results directory later on
+ * another machine (DESIGN.md section 5).  Written atomically each time it
+ * changes, so a killed run still has a valid one that says "running".
+ */
+#ifndef RB_META_H
+#define RB_META_H
+
+#include <jansson.h>
+
+#define META_SCHEMA_VERSION 1
+
+json_t	*meta_system(const char *proc_root);
+json_t	*meta_new(const char *command, const char *label, json_t *system);
+void	 meta_set_status(json_t *meta, const char *status);
+int	 meta_write(json_t *meta, const char *dir, char **cause);
+char	*meta_utc_now(void);
+
+#endif

@@ -1,0 +1,506 @@
+/*
+ * CSV sink.  Rows are formatted into a per-file buffer and written with one
+ * write(2) per file per flush, so a run killed with SIGKILL leaves files that
+ * end on a row boundary.  Files are created with O_EXCL|O_NOFOLLOW so a
+ * symlink planted in the results directory is never followed.  Text fields
+ * are quoted with libcsv only when they need it.
+ */
+#include "config.h"
+
+#include <csv.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sink-csv.h"
+
+static const struct {
+	const char	*name;
+	const char	*header;
+} sink_tables[SINK_NTABLES] = {
+	[SINK_REGIONS] = { "regions.csv",
+	    "node,region,zone,start_pfn,spanned_pages,present_pages,"
+	    "managed_pages" },
+	[SINK_SAMPLES] = { "samples.csv",
+	    "t_s,phase,node,region,zone,present_pages,free_pages,"
+	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
+	    "other_pages" },
+	[SINK_BUDDY] = { "buddy.csv",
+	    "t_s,phase,node,region,zone,order,free_blocks" },
+	[SINK_PAGETYPE] = { "pagetype.csv",
+	    "t_s,phase,node,region,zone,migratetype,order,free_blocks,"
+	    "capped" },
+	[SINK_PAGEBLOCKS] = { "pageblocks.csv",
+	    "t_s,phase,node,region,zone,migratetype,blocks" },
+	[SINK_PLACEMENT] = { "placement.csv",
+	    "t_s,phase,workload,pid,node,region,pages" },
+	[SINK_WORKLOADS] = { "workloads.csv",
+	    "phase,workload,thread,metric,value,unit" },
+	[SINK_EVENTS] = { "events.csv", "t_s,event,detail,phase" },
+};
+
+/* File name of a table. */
+const char *
+sink_csv_file_name(enum sink_table table)
+{
+	return (sink_tables[table].name);
+}
+
+/* Header row of a table, without the newline. */
+const char *
+sink_csv_header(enum sink_table table)
+{
+	return (sink_tables[table].header);
+}
+
+/* Make room for len more bytes in a file's row buffer. */
+static void
+sink_reserve(struct sink_file *f, size_t len)
+{
+	if (f->len + len <= f->cap)
+		return;
+	while (f->len + len > f->cap)
+		f->cap = f->cap == 0 ? 65536 : f->cap * 2;
+	f->buf = xreallocarray(f->buf, f->cap, 1);
+}
+
+/* Append formatted text to a file's row buffer. */
+static void RB_PRINTF(2, 3)
+sink_printf(struct sink_file *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	sink_reserve(f, 256);
+	va_start(ap, fmt);
+	n = vsnprintf(f->buf + f->len, f->cap - f->len, fmt, ap);
+	va_end(ap);
+	if ((size_t)n >= f->cap - f->len) {
+		sink_reserve(f, (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(f->buf + f->len, f->cap - f->len, fmt, ap);
+		va_end(ap);
+	}
+	f->len += (size_t)n;
+}
+
+/* Append a text field, quoted by libcsv when it holds , " CR LF or edges. */
+static void
+sink_text(struct sink_file *f, const char *s)
+{
+	size_t len = strlen(s), need;
+
+	if (strpbrk(s, ",\"\r\n") == NULL && (len == 0 || (s[0] != ' ' &&
+	    s[len - 1] != ' '))) {
+		sink_reserve(f, len);
+		memcpy(f->buf + f->len, s, len);
+		f->len += len;
+		return;
+	}
+	need = csv_write(NULL, 0, s, len);
+	sink_reserve(f, need);
+	csv_write(f->buf + f->len, need, s, len);
+	f->len += need;
+}
+
+/* Append a number, or nothing when unknown. */
+static void
+sink_u64(struct sink_file *f, uint64_t v)
+{
+	if (v != SNAP_UNKNOWN)
+		sink_printf(f, "%" PRIu64, v);
+}
+
+/* Append the t_s,phase,node,region,zone prefix of a row. */
+static void
+sink_key(struct sink_file *f, double t_s, const char *phase,
+    const struct snap_entry *e)
+{
+	sink_printf(f, "%.3f,", t_s);
+	sink_text(f, phase);
+	sink_printf(f, ",%d,%d,", e->node, e->region);
+	sink_text(f, e->zone);
+}
+
+/* Write a whole buffer, retrying short writes. */
+static int
+sink_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return (-1);
+		if (n == 0) {
+			errno = ENOSPC;
+			return (-1);
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}
+
+/*
+ * Create a results directory and its parents.  An existing directory must
+ * be empty, so that two runs never mix their rows.
+ */
+int
+sink_make_dir(const char *dir, char **cause)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	size_t i;
+	DIR *d;
+
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: path too long",
+		    dir));
+	for (i = 1; path[i] != '\0'; i++) {
+		if (path[i] != '/')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0755) == -1 && errno != EEXIST)
+			return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s",
+			    path, strerror(errno)));
+		path[i] = '/';
+	}
+	if (mkdir(dir, 0755) == 0)
+		return (0);
+	if (errno != EEXIST)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s", dir,
+		    strerror(errno)));
+	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "%s exists and is not a directory", dir));
+	if ((d = opendir(dir)) == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
+		    strerror(errno)));
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0) {
+			closedir(d);
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "%s is not empty: choose another --out or remove "
+			    "it", dir));
+		}
+	}
+	closedir(d);
+	return (0);
+}
+
+/*
+ * Write a small file atomically: a temporary file in the same directory,
+ * fsync, then rename over the final name.
+ */
+int
+sink_write_atomic(int dirfd, const char *dir, const char *name,
+    const char *data, size_t len, char **cause)
+{
+	char tmp[256];
+	int fd, saved;
+
+	snprintf(tmp, sizeof tmp, ".%s.tmp", name);
+	unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", dir, tmp,
+		    strerror(errno)));
+	if (sink_write_all(fd, data, len) == -1 || fsync(fd) == -1) {
+		saved = errno;
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: write: %s", dir,
+		    name, strerror(saved)));
+	}
+	close(fd);
+	if (renameat(dirfd, tmp, dirfd, name) == -1) {
+		saved = errno;
+		unlinkat(dirfd, tmp, 0);
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: rename: %s", dir,
+		    name, strerror(saved)));
+	}
+	return (0);
+}
+
+/* Write a small file atomically into a directory given by path. */
+int
+sink_write_file(const char *dir, const char *name, const char *data,
+    size_t len, char **cause)
+{
+	int dirfd, rc;
+
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
+		    strerror(errno)));
+	rc = sink_write_atomic(dirfd, dir, name, data, len, cause);
+	if (rc == 0)
+		fsync(dirfd);
+	close(dirfd);
+	return (rc);
+}
+
+/* Open the results directory and create every table with its header. */
+int
+sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
+{
+	struct sink_file *f;
+	int i, rc;
+
+	memset(sink, 0, sizeof *sink);
+	for (i = 0; i < SINK_NTABLES; i++)
+		sink->files[i].fd = -1;
+	sink->dirfd = -1;
+	if ((rc = sink_make_dir(dir, cause)) != 0)
+		return (rc);
+	snprintf(sink->dir, sizeof sink->dir, "%s", dir);
+	sink->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sink->dirfd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
+		    strerror(errno)));
+	for (i = 0; i < SINK_NTABLES; i++) {
+		f = &sink->files[i];
+		f->fd = openat(sink->dirfd, sink_tables[i].name, O_WRONLY |
+		    O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (f->fd == -1)
+			return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", dir,
+			    sink_tables[i].name, strerror(errno)));
+		sink_printf(f, "%s\n", sink_tables[i].header);
+	}
+	return (sink_csv_flush(sink, cause));
+}
+
+/* Is this region key already in regions.csv? Remember it if not. */
+static int
+sink_region_new(struct sink_csv *sink, const struct snap_entry *e)
+{
+	int i;
+
+	for (i = 0; i < sink->nregions; i++) {
+		if (sink->regions[i].node == e->node &&
+		    sink->regions[i].region == e->region &&
+		    strcmp(sink->regions[i].zone, e->zone) == 0)
+			return (0);
+	}
+	if (sink->nregions == sink->region_cap) {
+		sink->region_cap = sink->region_cap == 0 ? 64 :
+		    sink->region_cap * 2;
+		sink->regions = xreallocarray(sink->regions, sink->region_cap,
+		    sizeof *sink->regions);
+	}
+	sink->regions[sink->nregions].node = e->node;
+	sink->regions[sink->nregions].region = e->region;
+	memcpy(sink->regions[sink->nregions].zone, e->zone, SNAP_NAME_LEN);
+	sink->nregions++;
+	return (1);
+}
+
+/* Add one snapshot's rows to every table it has data for, then flush. */
+int
+sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
+    double t_s, const char *phase, int with_buddy, char **cause)
+{
+	struct sink_file *f;
+	const struct snap_entry *e;
+	int i, o, m, c;
+
+	for (i = 0; i < snap->nentries; i++) {
+		e = &snap->entries[i];
+		if (sink_region_new(sink, e)) {
+			f = &sink->files[SINK_REGIONS];
+			sink_printf(f, "%d,%d,", e->node, e->region);
+			sink_text(f, e->zone);
+			sink_printf(f, ",");
+			sink_u64(f, e->start_pfn);
+			sink_printf(f, ",");
+			sink_u64(f, e->spanned);
+			sink_printf(f, ",");
+			sink_u64(f, e->present);
+			sink_printf(f, ",");
+			sink_u64(f, e->managed);
+			sink_printf(f, "\n");
+		}
+
+		f = &sink->files[SINK_SAMPLES];
+		sink_key(f, t_s, phase, e);
+		sink_printf(f, ",");
+		sink_u64(f, e->present);
+		sink_printf(f, ",%" PRIu64 ",", e->free_pages);
+		sink_u64(f, e->managed);
+		for (c = 0; c < SNAP_USED_NCLASS; c++) {
+			sink_printf(f, ",");
+			if (e->has_used)
+				sink_u64(f, e->used[c]);
+		}
+		sink_printf(f, "\n");
+
+		if (with_buddy) {
+			f = &sink->files[SINK_BUDDY];
+			for (o = 0; o < e->norders; o++) {
+				sink_key(f, t_s, phase, e);
+				sink_printf(f, ",%d,%" PRIu64 "\n", o,
+				    e->free_blocks[o]);
+			}
+		}
+		if (e->has_mt_free) {
+			f = &sink->files[SINK_PAGETYPE];
+			for (m = 0; m < snap->nmtypes; m++) {
+				for (o = 0; o < snap->norders; o++) {
+					sink_key(f, t_s, phase, e);
+					sink_printf(f, ",");
+					sink_text(f, snap->mtypes[m]);
+					sink_printf(f, ",%d,%" PRIu64 ",%d\n",
+					    o, e->mt_free[m][o],
+					    (e->mt_capped[m] >> o) & 1);
+				}
+			}
+		}
+		if (e->has_mt_blocks) {
+			f = &sink->files[SINK_PAGEBLOCKS];
+			for (m = 0; m < snap->nmtypes; m++) {
+				sink_key(f, t_s, phase, e);
+				sink_printf(f, ",");
+				sink_text(f, snap->mtypes[m]);
+				sink_printf(f, ",%" PRIu64 "\n",
+				    e->mt_blocks[m]);
+			}
+		}
+	}
+	for (i = 0; i < snap->nwarn; i++)
+		sink_csv_event(sink, t_s, "warning", snap->warn[i], phase,
+		    NULL);
+	if (snap->warn_dropped > 0) {
+		char text[64];
+
+		snprintf(text, sizeof text, "%d more warnings not recorded",
+		    snap->warn_dropped);
+		sink_csv_event(sink, t_s, "warning", text, phase, NULL);
+	}
+	return (sink_csv_flush(sink, cause));
+}
+
+/* Add an event row (not flushed until the next flush or sample). */
+int
+sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
+    const char *detail, const char *phase, char **cause)
+{
+	struct sink_file *f = &sink->files[SINK_EVENTS];
+
+	(void)cause;
+	sink_printf(f, "%.3f,", t_s);
+	sink_text(f, event);
+	sink_printf(f, ",");
+	sink_text(f, detail != NULL ? detail : "");
+	sink_printf(f, ",");
+	sink_text(f, phase != NULL ? phase : "");
+	sink_printf(f, "\n");
+	return (0);
+}
+
+/* Add a placement row: a workload's pages in one region. */
+int
+sink_csv_placement(struct sink_csv *sink, double t_s, const char *phase,
+    const char *workload, long pid, int node, int region, uint64_t pages)
+{
+	struct sink_file *f = &sink->files[SINK_PLACEMENT];
+
+	sink_printf(f, "%.3f,", t_s);
+	sink_text(f, phase);
+	sink_printf(f, ",");
+	sink_text(f, workload);
+	sink_printf(f, ",%ld,%d,%d,%" PRIu64 "\n", pid, node, region, pages);
+	return (0);
+}
+
+/* Add a workload metric row. */
+int
+sink_csv_workload(struct sink_csv *sink, const char *phase,
+    const char *workload, const char *thread, const char *metric,
+    double value, const char *unit)
+{
+	struct sink_file *f = &sink->files[SINK_WORKLOADS];
+
+	sink_text(f, phase);
+	sink_printf(f, ",");
+	sink_text(f, workload);
+	sink_printf(f, ",");
+	sink_text(f, thread);
+	sink_printf(f, ",");
+	sink_text(f, metric);
+	sink_printf(f, ",%.17g,", value);
+	sink_text(f, unit);
+	sink_printf(f, "\n");
+	return (0);
+}
+
+/*
+ * Write every buffered row.  The first error is kept and returned again by
+ * later calls, so a full disk stops the run with the file it hit.
+ */
+int
+sink_csv_flush(struct sink_csv *sink, char **cause)
+{
+	struct sink_file *f;
+	int i;
+
+	if (sink->error != NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s", sink->error));
+	for (i = 0; i < SINK_NTABLES; i++) {
+		f = &sink->files[i];
+		if (f->len == 0 || f->fd == -1)
+			continue;
+		if (sink_write_all(f->fd, f->buf, f->len) == -1) {
+			sink->error = xasprintf("%s/%s: write: %s", sink->dir,
+			    sink_tables[i].name, strerror(errno));
+			return (fail_with(cause, RB_EXIT_ENV, "%s",
+			    sink->error));
+		}
+		f->len = 0;
+	}
+	return (0);
+}
+
+/* Flush, sync and close every table. */
+int
+sink_csv_close(struct sink_csv *sink, char **cause)
+{
+	int i, rc;
+
+	rc = sink_csv_flush(sink, cause);
+	for (i = 0; i < SINK_NTABLES; i++) {
+		if (sink->files[i].fd != -1) {
+			if (rc == 0 && fsync(sink->files[i].fd) == -1)
+				rc = fail_with(cause, RB_EXIT_ENV,
+				    "%s/%s: fsync: %s", sink->dir,
+				    sink_tables[i].name, strerror(errno));
+			close(sink->files[i].fd);
+			sink->files[i].fd = -1;
+		}
+		free(sink->files[i].buf);
+		sink->files[i].buf = NULL;
+	}
+	if (sink->dirfd != -1) {
+		fsync(sink->dirfd);
+		close(sink->dirfd);
+		sink->dirfd = -1;
+	}
+	free(sink->regions);
+	sink->regions = NULL;
+	free(sink->error);
+	sink->error = NULL;
+	return (rc);
+}

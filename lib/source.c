@@ -1,0 +1,226 @@
+/*
+ * The table of region sources and the choice between them.  "auto" asks
+ * each source in table order whether it applies and takes the first that
+ * does; the reasons of those passed over are kept in src->why, because
+ * "why is this run using zone regions?" is the first question a user of a
+ * patched kernel asks.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "source.h"
+#include "src-kpageflags.h"
+#include "units.h"
+
+extern const struct source_ops src_patched_ops;
+extern const struct source_ops src_sorted_buddy_ops;
+extern const struct source_ops src_kpageflags_ops;
+extern const struct source_ops src_zone_ops;
+
+/* Auto-selection order: most specific first, the fallback last. */
+const struct source_ops *const source_table[] = {
+	&src_patched_ops,
+	&src_sorted_buddy_ops,
+	&src_kpageflags_ops,
+	&src_zone_ops,
+	NULL
+};
+
+/* Defaults of every source setting. */
+void
+source_config_init(struct source_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->proc_root, sizeof cfg->proc_root, "/proc");
+	snprintf(cfg->sys_root, sizeof cfg->sys_root, "/sys");
+	cfg->region_size = 512ULL << 20;
+	cfg->scan_threads = 1;
+}
+
+/* The source called name, or NULL. */
+const struct source_ops *
+source_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; source_table[i] != NULL; i++) {
+		if (strcmp(source_table[i]->name, name) == 0)
+			return (source_table[i]);
+	}
+	return (NULL);
+}
+
+/* "auto, patched, ..." for messages. */
+static char *
+source_names(void)
+{
+	char *list, *next;
+	int i;
+
+	list = xstrdup("auto");
+	for (i = 0; source_table[i] != NULL; i++) {
+		next = xasprintf("%s, %s", list, source_table[i]->name);
+		free(list);
+		list = next;
+	}
+	return (list);
+}
+
+/* Undo a partly opened source. */
+static void
+source_clear(struct source *src)
+{
+	free(src->why);
+	procfile_free(&src->zoneinfo);
+	procfile_free(&src->buddyinfo);
+	procfile_free(&src->pagetypeinfo);
+	memset(src, 0, sizeof *src);
+}
+
+/* Append "; name: reason" to a list of sources passed over. */
+static char *
+source_passed_over(char *list, const char *name, const char *reason)
+{
+	char *next;
+
+	next = xasprintf("%s%snot %s: %s", list != NULL ? list : "",
+	    list != NULL ? "; " : "", name, reason != NULL ? reason :
+	    "does not apply");
+	free(list);
+	return (next);
+}
+
+/* Probe in table order and keep the first source that applies. */
+static int
+source_pick(struct source *src, char **cause)
+{
+	const struct source_ops *ops;
+	char *reason, *passed = NULL;
+	int i, r;
+
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		reason = NULL;
+		src->ops = ops;
+		r = ops->probe(src, &reason);
+		if (r < 0) {
+			free(passed);
+			if (cause != NULL)
+				*cause = reason != NULL ? reason :
+				    xasprintf("source %s failed to probe",
+				    ops->name);
+			else
+				free(reason);
+			return (r);
+		}
+		if (r == 0) {
+			passed = source_passed_over(passed, ops->name, reason);
+			free(reason);
+			continue;
+		}
+		src->why = xasprintf("auto chose %s: %s%s%s%s", ops->name,
+		    reason != NULL ? reason : "it applies",
+		    passed != NULL ? " (" : "", passed != NULL ? passed : "",
+		    passed != NULL ? ")" : "");
+		free(reason);
+		free(passed);
+		return (0);
+	}
+	src->ops = NULL;
+	r = fail_with(cause, RB_EXIT_ENV, "no region source applies here: %s",
+	    passed != NULL ? passed : "no sources");
+	free(passed);
+	return (r);
+}
+
+/* Probe an explicitly named source; one that does not apply is refused. */
+static int
+source_pick_named(struct source *src, const char *name, char **cause)
+{
+	const struct source_ops *ops;
+	char *reason = NULL, *names;
+	int r;
+
+	if ((ops = source_lookup(name)) == NULL) {
+		names = source_names();
+		r = fail_with(cause, RB_EXIT_INPUT, "unknown source '%s' "
+		    "(sources: %s)", name, names);
+		free(names);
+		return (r);
+	}
+	src->ops = ops;
+	r = ops->probe(src, &reason);
+	if (r < 0) {
+		if (cause != NULL)
+			*cause = reason != NULL ? reason : xasprintf("source "
+			    "%s failed to probe", ops->name);
+		else
+			free(reason);
+		return (r);
+	}
+	if (r == 0) {
+		r = fail_with(cause, RB_EXIT_ENV, "source %s does not apply "
+		    "here: %s; use --source auto to pick one that does",
+		    name, reason != NULL ? reason : "its probe said no");
+		free(reason);
+		return (r);
+	}
+	src->why = xasprintf("asked for with --source %s: %s", name,
+	    reason != NULL ? reason : "it applies");
+	free(reason);
+	return (0);
+}
+
+/*
+ * Open the source called name ("auto" or NULL: the first that applies)
+ * with the settings cfg.  Errors: unknown name (input), a named source
+ * that does not apply (environment), unreadable or malformed files.
+ */
+int
+source_open(struct source *src, const char *name,
+    const struct source_config *cfg, char **cause)
+{
+	int r;
+
+	memset(src, 0, sizeof *src);
+	src->cfg = *cfg;
+	procfile_init(&src->zoneinfo);
+	procfile_init(&src->buddyinfo);
+	procfile_init(&src->pagetypeinfo);
+	if (name == NULL || strcmp(name, "auto") == 0)
+		r = source_pick(src, cause);
+	else
+		r = source_pick_named(src, name, cause);
+	if (r == 0 && src->ops->open != NULL)
+		r = src->ops->open(src, cause);
+	if (r != 0)
+		source_clear(src);
+	return (r);
+}
+
+/* Take one sample; stamps snap->t_ns when the source did not. */
+int
+source_read(struct source *src, struct snapshot *snap, int flags,
+    char **cause)
+{
+	uint64_t t = units_now_ns();
+	int r;
+
+	snap->t_ns = 0;
+	r = src->ops->read(src, snap, flags, cause);
+	if (r == 0 && snap->t_ns == 0)
+		snap->t_ns = t;
+	return (r);
+}
+
+/* Release everything the source holds. */
+void
+source_close(struct source *src)
+{
+	if (src->ops != NULL && src->ops->close != NULL)
+		src->ops->close(src);
+	source_clear(src);
+}

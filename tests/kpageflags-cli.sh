@@ -1,0 +1,121 @@
+#!/bin/sh
+# regionbench placement (and sample --source kpageflags when the sampler is
+# there) on the synthetic machine of tests/kpf-tree.h: exact output, CSV
+# files, bad --region-map files and options, environment errors.
+. "$top_srcdir/tests/cli-lib.sh"
+
+MKTREE="$top_builddir/tests/kpf-mktree"
+T="$WORK/tree"
+mkdir -p "$T"
+"$MKTREE" "$T" all || { echo "Bail out! kpf-mktree failed"; exit 1; }
+P="--proc $T/proc --sys $T/sys"
+
+rb placement --help
+expect_rc 0 "placement --help"
+expect_out "--region-map" "placement --help lists --region-map"
+
+rb placement $P --pid 4242 --region-size 256M
+expect_rc 0 "placement table"
+expect_out "^pid 4242 \(synthetic\): 18 resident pages, 3 regions hold" \
+    "placement table: summary line"
+expect_out "^ +1 +0 Normal +8 +44\.44%" "placement table: node 1 row"
+expect_out "outside every region: 2 pages" "placement table: hole pages"
+
+rb placement $P --pid 4242 --region-size 256M --format csv
+expect_rc 0 "placement csv"
+cat >"$WORK/want.csv" <<'EOF'
+t_s,phase,workload,pid,node,region,pages
+0.000,placement,synthetic,4242,0,0,4
+0.000,placement,synthetic,4242,0,1,4
+0.000,placement,synthetic,4242,1,0,8
+EOF
+cmp -s "$WORK/out" "$WORK/want.csv"
+ok $? "placement csv: exact rows"
+
+rb placement $P --pid 4242 --region-size 256M --out "$WORK/res"
+expect_rc 0 "placement --out"
+cmp -s "$WORK/res/placement.csv" "$WORK/want.csv"
+ok $? "placement --out: placement.csv has the contract columns and rows"
+[ "$(ls -A "$WORK/res")" = "placement.csv" ]
+ok $? "placement --out: only placement.csv, no temporary file left"
+
+rb placement $P --pid 4242 --region-size block --format csv
+expect_rc 0 "placement --region-size block"
+expect_out "^0.000,placement,synthetic,4242,0,3,4$" \
+    "placement block regions: memory3 is node 0 region 3"
+
+# A comm with a comma and a quote is quoted as RFC 4180 says.
+printf 'a,"b\n' >"$T/proc/4242/comm"
+rb placement $P --pid 4242 --format csv
+expect_out '^0.000,placement,"a,""b",4242,0,0,8$' \
+    "placement csv: odd command names are quoted"
+printf 'synthetic\n' >"$T/proc/4242/comm"
+
+# Bad --region-map files: exit 2 naming file and line.
+bad_map() {
+	printf "$1" >"$WORK/map.csv"
+	rb placement $P --pid 4242 --region-map "$WORK/map.csv"
+	expect_rc 2 "region map $3"
+	expect_err "map.csv:$2: .*$3" "region map $3: file, line and reason"
+}
+bad_map '0,0,65536\n0,60000,70000\n' 2 'overlaps'
+bad_map '0,65536,98304\n0,0,65536\n' 2 'not sorted'
+bad_map '0,98304,170000\n' 1 'outside node 0'
+bad_map 'node,start_pfn,end_pfn\n0,zz,10\n' 2 'start_pfn'
+bad_map '0,1,2,3\n' 1 'expected 3 fields'
+bad_map '\001\002garbage\377\n' 1 'expected 3 fields'
+bad_map '0,0,65536\n9,0,10\n' 2 'node 9 has no memory'
+
+rb placement $P --pid 4242 --region-map "$WORK/none.csv"
+expect_rc 2 "missing region map file"
+rb placement $P --pid 4242 --region-size 12Q
+expect_rc 2 "bad --region-size"
+rb placement $P --pid 4242 --region-size 1000
+expect_rc 2 "--region-size that is not a multiple of the page size"
+rb placement $P
+expect_rc 2 "placement without --pid"
+rb placement $P --pid 777
+expect_rc 2 "placement of a pid that does not exist"
+rb placement $P --pid abc
+expect_rc 2 "placement --pid abc"
+
+# pagemap with the PFNs zeroed, as the kernel shows it to non-root users.
+mkdir -p "$T/proc/4343"
+cp "$T/proc/4242/maps" "$T/proc/4242/comm" "$T/proc/4343/"
+printf '\0\0\0\0\0\0\0\200' >"$WORK/entry"
+dd if=/dev/zero of="$T/proc/4343/pagemap" bs=8 count=1024 2>/dev/null
+dd if="$WORK/entry" of="$T/proc/4343/pagemap" bs=8 seek=1024 \
+    conv=notrunc 2>/dev/null
+dd if=/dev/zero of="$T/proc/4343/pagemap" bs=8 seek=1025 count=65535 \
+    conv=notrunc 2>/dev/null
+rb placement $P --pid 4343
+expect_rc 3 "placement without visible PFNs"
+expect_err "needs root" "placement without PFNs says to run as root"
+
+rb placement --proc "$T/proc" --sys "$WORK/nosys" --pid 4242
+expect_rc 3 "placement without memory block sysfs"
+
+# Bad sysfs contents are input errors naming the file.
+cp -R "$T" "$WORK/bad"
+printf 'zz\n' >"$WORK/bad/sys/devices/system/memory/memory3/phys_index"
+rb placement --proc "$T/proc" --sys "$WORK/bad/sys" --pid 4242
+expect_rc 2 "garbage phys_index"
+expect_err "memory3/phys_index:1: expected a hexadecimal" \
+    "garbage phys_index: file and line"
+printf '00000003\n' >"$WORK/bad/sys/devices/system/memory/memory3/phys_index"
+printf '800\n' >"$WORK/bad/sys/devices/system/memory/block_size_bytes"
+rb placement --proc "$T/proc" --sys "$WORK/bad/sys" --pid 4242
+expect_rc 2 "block size that is not a multiple of the page size"
+expect_err "block_size_bytes:1: block size 0x800" \
+    "bad block size: file, line and value"
+
+# sample --source kpageflags goes through the source table (lead's code).
+if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
+	rb sample --source kpageflags $P --region-size 256M --count 1 \
+	    --out "$WORK/s"
+	expect_rc 0 "sample --source kpageflags on the synthetic machine"
+	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
+	ok $? "sample --source kpageflags: node 1 region 0 row"
+fi
+
+done_testing

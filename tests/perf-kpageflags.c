@@ -1,0 +1,200 @@
+/*
+ * make perf: cost of the kpageflags source and of placement on this
+ * machine (root only).  kpageflags_scan_ratio is the median time of one
+ * full sample (scan with classification, zoneinfo around it) over the
+ * median time of plain sequential preads of the same byte ranges of
+ * /proc/kpageflags, interleaved in the same run; _2t is the same with two
+ * scan threads.  placement_pages_per_s scans a child holding 1 GiB.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "placement.h"
+#include "procfile.h"
+#include "procfs.h"
+#include "region-map.h"
+#include "src-kpageflags.h"
+#include "units.h"
+
+#define PERF_ROUNDS	7
+#define PERF_BATCH	(4 << 20)
+#define PERF_CHILD_MB	1024
+
+/* Compare two doubles (qsort callback). */
+static int
+perf_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Median of n values (sorts them). */
+static double
+perf_median(double *v, int n)
+{
+	qsort(v, n, sizeof *v, perf_cmp);
+	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+}
+
+/* Open the kpageflags source on this machine; exit quietly on failure. */
+static void
+perf_open(struct source *src, int threads)
+{
+	char *cause = NULL;
+
+	memset(src, 0, sizeof *src);
+	src->ops = &src_kpageflags_ops;
+	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "/proc");
+	snprintf(src->cfg.sys_root, sizeof src->cfg.sys_root, "/sys");
+	src->cfg.region_size = 512 << 20;
+	src->cfg.scan_threads = threads;
+	procfile_init(&src->zoneinfo);
+	procfile_init(&src->buddyinfo);
+	if (src->ops->open(src, &cause) != 0)
+		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
+}
+
+/* The baseline: read the same online byte ranges with plain preads. */
+static double
+perf_plain(const struct region_map *map, char *buf)
+{
+	uint64_t t0 = units_now_ns(), p, end, n;
+	int fd, s;
+
+	if ((fd = open("/proc/kpageflags", O_RDONLY)) == -1)
+		die_errno(RB_EXIT_ENV, "/proc/kpageflags");
+	for (s = 0; s < map->nsegs; s++) {
+		if (!map->blocks[map->segs[s].block].online)
+			continue;
+		p = map->segs[s].start_pfn;
+		end = map->segs[s].end_pfn;
+		while (s + 1 < map->nsegs && map->segs[s + 1].start_pfn ==
+		    end && map->blocks[map->segs[s + 1].block].online)
+			end = map->segs[++s].end_pfn;
+		for (; p < end; p += n) {
+			n = end - p;
+			if (n > PERF_BATCH / 8)
+				n = PERF_BATCH / 8;
+			if (pread(fd, buf, n * 8, (off_t)(p * 8)) <= 0)
+				break;
+		}
+	}
+	close(fd);
+	return ((units_now_ns() - t0) / 1e9);
+}
+
+/* One sample of the source, in seconds. */
+static double
+perf_sample(struct source *src, struct snapshot *snap)
+{
+	uint64_t t0 = units_now_ns();
+	char *cause = NULL;
+
+	if (src->ops->read(src, snap, 0, &cause) != 0)
+		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
+	return ((units_now_ns() - t0) / 1e9);
+}
+
+/* Pages per second of placement over a child holding 1 GiB. */
+static double
+perf_placement(const struct region_map *map)
+{
+	size_t len = (size_t)PERF_CHILD_MB << 20, off;
+	struct placement_result r;
+	struct placement pl;
+	double rate[PERF_ROUNDS];
+	char *cause = NULL, c, *p;
+	int fds[2], i;
+	pid_t pid;
+
+	if (pipe(fds) == -1)
+		die_errno(RB_EXIT_ENV, "pipe");
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (off = 0; off < len; off += 4096)
+			p[off] = 1;
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1)
+		die(RB_EXIT_ENV, "perf-kpageflags: child failed");
+	placement_init(&pl, "/proc", map);
+	placement_result_init(&r, map);
+	for (i = 0; i < PERF_ROUNDS; i++) {
+		if (placement_scan(&pl, pid, &r, &cause) != 0)
+			die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
+		rate[i] = r.pages / (r.scan_ns / 1e9);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	placement_result_free(&r);
+	placement_free(&pl);
+	return (perf_median(rate, PERF_ROUNDS));
+}
+
+int
+main(void)
+{
+	double plain[PERF_ROUNDS], one[PERF_ROUNDS], two[PERF_ROUNDS];
+	struct source src1, src2;
+	struct snapshot snap;
+	double m0, m1, m2;
+	char *buf;
+	int i, fd;
+
+	log_set_program("perf-kpageflags");
+	if (geteuid() != 0 || (fd = open("/proc/kpageflags", O_RDONLY)) == -1) {
+		printf("# perf-kpageflags: skipped (needs root and "
+		    "/proc/kpageflags)\n");
+		return (0);
+	}
+	close(fd);
+	buf = xmalloc(PERF_BATCH);
+	snapshot_init(&snap);
+	perf_open(&src1, 1);
+	perf_open(&src2, 2);
+	/* Warm up: first reads pay for page cache and lazy allocations. */
+	perf_sample(&src1, &snap);
+	perf_sample(&src2, &snap);
+	perf_plain(src_kpageflags_map(&src1), buf);
+	for (i = 0; i < PERF_ROUNDS; i++) {
+		plain[i] = perf_plain(src_kpageflags_map(&src1), buf);
+		one[i] = perf_sample(&src1, &snap);
+		two[i] = perf_sample(&src2, &snap);
+	}
+	m0 = perf_median(plain, PERF_ROUNDS);
+	m1 = perf_median(one, PERF_ROUNDS);
+	m2 = perf_median(two, PERF_ROUNDS);
+	printf("kpageflags_plain_read_s=%.4f\n", m0);
+	printf("kpageflags_scan_s=%.4f\n", m1);
+	printf("kpageflags_scan_2t_s=%.4f\n", m2);
+	printf("kpageflags_scan_ratio=%.3f\n", m1 / m0);
+	printf("kpageflags_scan_ratio_2t=%.3f\n", m2 / m0);
+	printf("placement_pages_per_s=%.0f\n",
+	    perf_placement(src_kpageflags_map(&src1)));
+	src1.ops->close(&src1);
+	src2.ops->close(&src2);
+	procfile_free(&src1.zoneinfo);
+	procfile_free(&src1.buddyinfo);
+	procfile_free(&src2.zoneinfo);
+	procfile_free(&src2.buddyinfo);
+	snapshot_free(&snap);
+	free(buf);
+	return (0);
+}

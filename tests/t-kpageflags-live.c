@@ -1,0 +1,284 @@
+/*
+ * The kpageflags source and placement on this machine's /proc (root only):
+ * per-zone free pages counted from kpageflags against zoneinfo read around
+ * the scan, and a child that touches 256 MiB found by placement.  The VM
+ * is shared and noisy, so the free check is retried a few times.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "placement.h"
+#include "procfile.h"
+#include "procfs.h"
+#include "region-map.h"
+#include "src-kpageflags.h"
+#include "tap.h"
+
+#define LIVE_TRIES	8
+#define LIVE_CHILD_MB	256
+/* The kernel never sets a per-CPU vmstat threshold above 125. */
+#define LIVE_MAX_THRESHOLD 125
+
+/* Read and parse /proc/zoneinfo. */
+static int
+live_zoneinfo(struct procfile *pf, struct snapshot *snap)
+{
+	char *cause = NULL;
+
+	snapshot_reset(snap);
+	if (procfile_read(pf, "/proc", "zoneinfo", &cause) != 0 ||
+	    procfs_parse_zoneinfo(snap, pf->path, pf->buf, pf->len,
+	    &cause) != 0) {
+		tap_diag("zoneinfo: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Is every zone's counted free inside [before, after] widened by slack? */
+static int
+live_free_ok(const struct snapshot *snap, const struct snapshot *before,
+    const struct snapshot *after, uint64_t slack)
+{
+	const struct snap_entry *b, *a;
+	uint64_t counted, lo, hi;
+	int i, j, ok = 1;
+
+	for (i = 0; i < before->nentries; i++) {
+		b = &before->entries[i];
+		if (b->spanned == 0)
+			continue;
+		a = snapshot_find((struct snapshot *)after, b->node, -1,
+		    b->zone);
+		if (a == NULL)
+			return (0);
+		counted = 0;
+		for (j = 0; j < snap->nentries; j++) {
+			if (snap->entries[j].node == b->node &&
+			    strcmp(snap->entries[j].zone, b->zone) == 0)
+				counted += snap->entries[j].free_pages;
+		}
+		lo = b->free_pages < a->free_pages ? b->free_pages :
+		    a->free_pages;
+		hi = b->free_pages < a->free_pages ? a->free_pages :
+		    b->free_pages;
+		lo = lo > slack ? lo - slack : 0;
+		hi += slack;
+		if (counted < lo || counted > hi) {
+			tap_diag("node %d zone %s: counted %llu, zoneinfo %llu "
+			    "before, %llu after (slack %llu)", b->node, b->zone,
+			    (unsigned long long)counted,
+			    (unsigned long long)b->free_pages,
+			    (unsigned long long)a->free_pages,
+			    (unsigned long long)slack);
+			ok = 0;
+		}
+	}
+	return (ok);
+}
+
+/* Scan the machine a few times until one scan matches zoneinfo. */
+static void
+test_free(int threads)
+{
+	struct snapshot snap, before, after;
+	struct procfile pf;
+	struct source src;
+	const struct snap_entry *e, *z;
+	uint64_t slack = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) *
+	    LIVE_MAX_THRESHOLD, sum, managed;
+	char *cause = NULL;
+	int try, ok = 0, sums = 1, quiet = 1, i, j;
+
+	memset(&src, 0, sizeof src);
+	snapshot_init(&snap);
+	snapshot_init(&before);
+	snapshot_init(&after);
+	procfile_init(&pf);
+	procfile_init(&src.zoneinfo);
+	procfile_init(&src.buddyinfo);
+	src.ops = &src_kpageflags_ops;
+	snprintf(src.cfg.proc_root, sizeof src.cfg.proc_root, "/proc");
+	snprintf(src.cfg.sys_root, sizeof src.cfg.sys_root, "/sys");
+	src.cfg.region_size = 512 << 20;
+	src.cfg.scan_threads = threads;
+	if (!tap_ok(src.ops->open(&src, &cause) == 0, "%d thread(s): open "
+	    "(%s)", threads, cause ? cause : "ok"))
+		return;
+	for (try = 0; try < LIVE_TRIES && !ok; try++) {
+		if (live_zoneinfo(&pf, &before) != 0 ||
+		    src.ops->read(&src, &snap, 0, &cause) != 0 ||
+		    live_zoneinfo(&pf, &after) != 0) {
+			tap_diag("read: %s", cause ? cause : "");
+			break;
+		}
+		ok = live_free_ok(&snap, &before, &after, slack);
+	}
+	tap_ok(ok, "%d thread(s): per-zone free pages match zoneinfo within "
+	    "the window (%d tries)", threads, try);
+	for (i = 0; i < snap.nentries; i++) {
+		e = &snap.entries[i];
+		sum = e->free_pages;
+		for (j = 0; j < SNAP_USED_NCLASS; j++)
+			sum += e->used[j];
+		if (sum != e->present || e->managed > e->present) {
+			sums = 0;
+			tap_diag("%d/%d/%s: free + used %llu, present %llu",
+			    e->node, e->region, e->zone,
+			    (unsigned long long)sum,
+			    (unsigned long long)e->present);
+		}
+	}
+	tap_ok(sums, "%d thread(s): free + used classes = present in every "
+	    "key", threads);
+	/* DMA and DMA32 are idle here: their managed pages must match. */
+	for (i = 0; i < after.nentries; i++) {
+		z = &after.entries[i];
+		if (strcmp(z->zone, "DMA") != 0 && strcmp(z->zone, "DMA32") != 0)
+			continue;
+		if (z->spanned == 0)
+			continue;
+		managed = 0;
+		for (j = 0; j < snap.nentries; j++) {
+			if (snap.entries[j].node == z->node &&
+			    strcmp(snap.entries[j].zone, z->zone) == 0)
+				managed += snap.entries[j].managed;
+		}
+		if (managed != z->managed) {
+			quiet = 0;
+			tap_diag("%s: managed %llu, zoneinfo %llu", z->zone,
+			    (unsigned long long)managed,
+			    (unsigned long long)z->managed);
+		}
+	}
+	tap_ok(quiet, "%d thread(s): managed pages of DMA and DMA32 match "
+	    "zoneinfo", threads);
+	src.ops->close(&src);
+	procfile_free(&src.zoneinfo);
+	procfile_free(&src.buddyinfo);
+	procfile_free(&pf);
+	snapshot_free(&snap);
+	snapshot_free(&before);
+	snapshot_free(&after);
+}
+
+/* Resident set of a process from /proc/PID/status, in pages. */
+static uint64_t
+live_rss(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long kb = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return (kb * 1024 / (uint64_t)sysconf(_SC_PAGESIZE));
+}
+
+/* A child touches 256 MiB; placement must find it all. */
+static void
+test_placement(void)
+{
+	size_t len = (size_t)LIVE_CHILD_MB << 20;
+	struct placement_result r;
+	struct region_map_config cfg;
+	struct region_map map;
+	struct placement pl;
+	struct snapshot zones;
+	struct procfile pf;
+	uint64_t inkeys = 0, rss, want;
+	char *cause = NULL, c;
+	int fds[2], i;
+	pid_t pid;
+	char *p;
+
+	if (pipe(fds) == -1)
+		return;
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (size_t off = 0; off < len; off += 4096)
+			p[off] = 1;
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	if (!tap_ok(read(fds[0], &c, 1) == 1, "placement: child touched %d "
+	    "MiB", LIVE_CHILD_MB)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	procfile_init(&pf);
+	snapshot_init(&zones);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sys_root = "/sys";
+	cfg.region_size = 512 << 20;
+	if (live_zoneinfo(&pf, &zones) != 0 ||
+	    region_map_build(&map, &cfg, &zones, &cause) != 0) {
+		tap_ok(0, "placement: region map (%s)", cause ? cause : "");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	placement_init(&pl, "/proc", &map);
+	placement_result_init(&r, &map);
+	tap_ok(placement_scan(&pl, pid, &r, &cause) == 0 && !r.exited,
+	    "placement: scan of the child (%s)", cause ? cause : "ok");
+	rss = live_rss(pid);
+	for (i = 0; i < r.nkeys; i++)
+		inkeys += r.key_pages[i];
+	want = len / (uint64_t)sysconf(_SC_PAGESIZE);
+	tap_ok(inkeys >= want * 99 / 100, "placement: %llu of the %llu "
+	    "touched pages found in region keys", (unsigned long long)inkeys,
+	    (unsigned long long)want);
+	tap_ok(r.pages + 64 >= rss && r.pages <= rss + 64 + rss / 200,
+	    "placement: resident pages %llu match VmRSS %llu",
+	    (unsigned long long)r.pages, (unsigned long long)rss);
+	tap_diag("placement: %d regions hold >= 1%%, scan took %.1f ms",
+	    placement_regions_over(&map, &r, 0.01), r.scan_ns / 1e6);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	tap_ok(placement_scan(&pl, pid, &r, &cause) == 0 && r.exited,
+	    "placement: a reaped child is reported as exited");
+	placement_result_free(&r);
+	placement_free(&pl);
+	region_map_free(&map);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+}
+
+int
+main(void)
+{
+	int fd;
+
+	if (geteuid() != 0)
+		tap_skip_all("not root: /proc/kpageflags and PFNs need root");
+	if ((fd = open("/proc/kpageflags", O_RDONLY)) == -1)
+		tap_skip_all("/proc/kpageflags is not readable here");
+	close(fd);
+	log_set_program("t-kpageflags-live");
+	test_free(1);
+	test_free(2);
+	test_placement();
+	return (tap_done());
+}

@@ -1,0 +1,483 @@
+/*
+ * The kpageflags source, region maps and placement on the synthetic
+ * machine of tests/kpf-tree.h: exact counts per region key for kernels
+ * that mark every free page and for kernels that mark only block heads
+ * (including the ambiguous case), block regions, --region-map files good
+ * and bad, two scan threads, and placement of a process's pages.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kpf-tree.h"
+#include "log.h"
+#include "placement.h"
+#include "procfile.h"
+#include "procfs.h"
+#include "region-map.h"
+#include "src-kpageflags.h"
+#include "tap.h"
+
+static char tree_all[4096];
+static char tree_head[4096];
+
+/* Expected figures of one region key. */
+struct want {
+	int		 node;
+	int		 region;
+	const char	*zone;
+	uint64_t	 start, spanned, present, managed, free;
+	uint64_t	 anon, file, slab, pgtable, other;
+	uint64_t	 blocks[11];
+};
+
+/* Open the kpageflags source on a tree with the given region settings. */
+static int
+open_source(struct source *src, const char *tree, uint64_t size, int block,
+    const char *map, int threads, char **cause)
+{
+	memset(src, 0, sizeof *src);
+	src->ops = &src_kpageflags_ops;
+	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s/proc",
+	    tree);
+	snprintf(src->cfg.sys_root, sizeof src->cfg.sys_root, "%s/sys", tree);
+	src->cfg.region_size = size;
+	src->cfg.region_block = block;
+	src->cfg.region_map = (char *)map;
+	src->cfg.scan_threads = threads;
+	procfile_init(&src->zoneinfo);
+	procfile_init(&src->buddyinfo);
+	procfile_init(&src->pagetypeinfo);
+	return (src->ops->open(src, cause));
+}
+
+/* Close what open_source opened. */
+static void
+close_source(struct source *src)
+{
+	src->ops->close(src);
+	procfile_free(&src->zoneinfo);
+	procfile_free(&src->buddyinfo);
+	procfile_free(&src->pagetypeinfo);
+}
+
+/* Compare one key of a snapshot with what the layout says. */
+static void
+check_key(struct snapshot *snap, const struct want *w, const char *what)
+{
+	struct snap_entry *e;
+	int k;
+
+	e = snapshot_find(snap, w->node, w->region, w->zone);
+	if (!tap_ok(e != NULL, "%s: key %d/%d/%s exists", what, w->node,
+	    w->region, w->zone))
+		return;
+	tap_eq_u64(e->start_pfn, w->start, "%s %d/%d/%s start_pfn", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->spanned, w->spanned, "%s %d/%d/%s spanned", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->present, w->present, "%s %d/%d/%s present", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->managed, w->managed, "%s %d/%d/%s managed", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->free_pages, w->free, "%s %d/%d/%s free", what, w->node,
+	    w->region, w->zone);
+	tap_eq_u64(e->used[SNAP_USED_ANON], w->anon, "%s %d/%d/%s anon", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->used[SNAP_USED_FILE], w->file, "%s %d/%d/%s file", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->used[SNAP_USED_SLAB], w->slab, "%s %d/%d/%s slab", what,
+	    w->node, w->region, w->zone);
+	tap_eq_u64(e->used[SNAP_USED_PGTABLE], w->pgtable, "%s %d/%d/%s "
+	    "pgtable", what, w->node, w->region, w->zone);
+	tap_eq_u64(e->used[SNAP_USED_OTHER], w->other, "%s %d/%d/%s other",
+	    what, w->node, w->region, w->zone);
+	tap_ok(e->has_used == 1 && e->norders == 11, "%s %d/%d/%s has used "
+	    "classes and 11 orders", what, w->node, w->region, w->zone);
+	for (k = 0; k < 11; k++) {
+		if (e->free_blocks[k] != w->blocks[k])
+			break;
+	}
+	if (!tap_ok(k == 11, "%s %d/%d/%s free blocks per order", what,
+	    w->node, w->region, w->zone))
+		tap_diag("order %d: got %llu, want %llu", k,
+		    (unsigned long long)e->free_blocks[k],
+		    (unsigned long long)w->blocks[k]);
+}
+
+/* A string member of the source's meta.json object. */
+static const char *
+describe_str(struct source *src, json_t *obj, const char *key)
+{
+	src->ops->describe(src, obj);
+	return (json_string_value(json_object_get(obj, key)));
+}
+
+/* Every page of a free block marked BUDDY: the "run" rule is exact. */
+static void
+test_all_pages(void)
+{
+	static const struct want want[] = {
+		{ 0, 0, "DMA", 1, 4095, 4095, 3840, 3840, 0, 0, 0, 0, 255,
+		  { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 3 } },
+		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4101, 6141, 1024,
+		  512, 128, 33150, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
+		{ 0, 1, "Normal", 65536, 65536, 0, 0, 0, 0, 0, 0, 0, 0,
+		  { 0 } },
+		{ 1, 0, "Normal", 163840, 65536, 63488, 63488, 30720, 32768, 0,
+		  0, 0, 0, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30 } },
+	};
+	struct snapshot snap, snap2;
+	struct source src;
+	char *cause = NULL;
+	json_t *obj;
+	size_t i;
+	int rc;
+
+	snapshot_init(&snap);
+	snapshot_init(&snap2);
+	rc = open_source(&src, tree_all, 256 << 20, 0, NULL, 1, &cause);
+	if (!tap_ok(rc == 0, "all-pages: open (%s)", cause ? cause : "ok"))
+		return;
+	rc = src.ops->read(&src, &snap, 0, &cause);
+	tap_ok(rc == 0, "all-pages: read (%s)", rc ? cause : "ok");
+	tap_eq_u64(snap.nentries, 4, "all-pages: 4 region keys");
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		check_key(&snap, &want[i], "all-pages");
+	if (!tap_ok(snap.nwarn == 0, "all-pages: counted free matches "
+	    "zoneinfo (no warning)"))
+		tap_diag("%s", snap.warn[0]);
+	obj = json_object();
+	tap_eq_str(describe_str(&src, obj, "buddy_marking"), "all-pages",
+	    "all-pages: detected from the data");
+	tap_eq_str(json_string_value(json_object_get(obj, "order_rule")),
+	    "run", "all-pages: order rule is 'run'");
+	json_decref(obj);
+
+	rc = src.ops->read(&src, &snap2, 0, &cause);
+	tap_ok(rc == 0 && snap2.nentries == snap.nentries &&
+	    memcmp(snap.entries, snap2.entries, snap.nentries *
+	    sizeof *snap.entries) == 0, "all-pages: a second read gives the "
+	    "same snapshot");
+	close_source(&src);
+
+	rc = open_source(&src, tree_all, 256 << 20, 0, NULL, 2, &cause);
+	tap_ok(rc == 0 && src.ops->read(&src, &snap2, 0, &cause) == 0 &&
+	    snap2.nentries == snap.nentries && memcmp(snap.entries,
+	    snap2.entries, snap.nentries * sizeof *snap.entries) == 0,
+	    "two scan threads give the same snapshot as one");
+	close_source(&src);
+	rc = open_source(&src, tree_all, 256 << 20, 0, NULL, 7, &cause);
+	tap_ok(rc == 0 && src.ops->read(&src, &snap2, 0, &cause) == 0 &&
+	    snap2.nentries == snap.nentries && memcmp(snap.entries,
+	    snap2.entries, snap.nentries * sizeof *snap.entries) == 0,
+	    "seven scan threads give the same snapshot as one");
+	close_source(&src);
+	snapshot_free(&snap);
+	snapshot_free(&snap2);
+}
+
+/*
+ * Only heads marked: rule oldA.  The order-1 block at 9984 is followed by
+ * 254 flag-less pages, so oldA documents it as one order-8 block (256
+ * pages): 254 pages too many, which the accuracy check reports.
+ */
+static void
+test_head_only(void)
+{
+	static const struct want want[] = {
+		{ 0, 0, "DMA", 1, 4095, 4095, 3840, 3840, 0, 0, 0, 0, 255,
+		  { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 3 } },
+		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4355, 6141, 1024,
+		  512, 128, 32896, { 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 4 } },
+		{ 1, 0, "Normal", 163840, 65536, 63488, 63488, 30720, 32768, 0,
+		  0, 0, 0, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30 } },
+	};
+	struct snapshot snap;
+	struct source src;
+	char *cause = NULL;
+	json_t *obj;
+	size_t i;
+	int rc;
+
+	snapshot_init(&snap);
+	rc = open_source(&src, tree_head, 256 << 20, 0, NULL, 1, &cause);
+	if (!tap_ok(rc == 0, "head-only: open (%s)", cause ? cause : "ok"))
+		return;
+	rc = src.ops->read(&src, &snap, 0, &cause);
+	tap_ok(rc == 0, "head-only: read (%s)", rc ? cause : "ok");
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		check_key(&snap, &want[i], "head-only");
+	tap_ok(snap.nwarn == 1 && strstr(snap.warn[0], "node 0 zone Normal") !=
+	    NULL && strstr(snap.warn[0], "+246") != NULL, "head-only: the "
+	    "ambiguous block is reported by the accuracy check (%s)",
+	    snap.nwarn > 0 ? snap.warn[0] : "no warning");
+	obj = json_object();
+	tap_eq_str(describe_str(&src, obj, "buddy_marking"), "head-only",
+	    "head-only: detected from the data");
+	tap_eq_str(json_string_value(json_object_get(obj, "order_rule")),
+	    "oldA", "head-only: order rule is 'oldA'");
+	tap_eq_u64(json_integer_value(json_object_get(json_object_get(obj,
+	    "accuracy"), "worst_outside_pages")), 246, "head-only: worst "
+	    "difference kept for meta.json");
+	json_decref(obj);
+	rc = src.ops->read(&src, &snap, 0, &cause);
+	tap_ok(rc == 0 && snapshot_find(&snap, 0, 0, "Normal")->free_pages ==
+	    4355, "head-only: later samples keep the head rule");
+	close_source(&src);
+	snapshot_free(&snap);
+}
+
+/* One region per memory block. */
+static void
+test_blocks(void)
+{
+	static const struct want want[] = {
+		{ 0, 0, "Normal", 4096, 28672, 28672, 28672, 4101, 6141, 1024,
+		  512, 128, 16766, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
+		{ 0, 1, "Normal", 32768, 32768, 16384, 16384, 0, 0, 0, 0, 0,
+		  16384, { 0 } },
+		{ 0, 2, "Normal", 65536, 32768, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
+		{ 0, 3, "Normal", 98304, 32768, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
+		{ 1, 0, "Normal", 163840, 32768, 30720, 30720, 30720, 0, 0, 0,
+		  0, 0, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30 } },
+		{ 1, 1, "Normal", 196608, 32768, 32768, 32768, 0, 32768, 0, 0,
+		  0, 0, { 0 } },
+	};
+	struct snapshot snap;
+	struct source src;
+	char *cause = NULL;
+	size_t i;
+	int rc;
+
+	snapshot_init(&snap);
+	rc = open_source(&src, tree_all, 0, 1, NULL, 1, &cause);
+	if (!tap_ok(rc == 0, "block regions: open (%s)", cause ? cause : "ok"))
+		return;
+	rc = src.ops->read(&src, &snap, 0, &cause);
+	tap_eq_u64(snap.nentries, 7, "block regions: 7 region keys");
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		check_key(&snap, &want[i], "block");
+	close_source(&src);
+	snapshot_free(&snap);
+}
+
+/* Build a region map from the tree with a --region-map file. */
+static int
+map_from_file(const char *text, struct region_map *map, char **cause)
+{
+	struct region_map_config cfg;
+	struct snapshot zones;
+	struct procfile pf;
+	char root[4200], file[4200];
+	int rc;
+
+	snprintf(file, sizeof file, "%s/map.csv", tree_all);
+	kpf_tree_text(tree_all, "map.csv", text);
+	snprintf(root, sizeof root, "%s/proc", tree_all);
+	procfile_init(&pf);
+	snapshot_init(&zones);
+	if (procfile_read(&pf, root, "zoneinfo", cause) != 0 ||
+	    procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len, cause) != 0)
+		return (-99);
+	snprintf(root, sizeof root, "%s/sys", tree_all);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sys_root = root;
+	cfg.region_map = file;
+	rc = region_map_build(map, &cfg, &zones, cause);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+	return (rc);
+}
+
+/* A bad --region-map file fails with its line number. */
+static void
+check_bad_map(const char *text, const char *where, const char *what)
+{
+	struct region_map map;
+	char *cause = NULL;
+	int rc;
+
+	rc = map_from_file(text, &map, &cause);
+	if (!tap_ok(rc == -RB_EXIT_INPUT && cause != NULL &&
+	    strstr(cause, where) != NULL && strstr(cause, what) != NULL,
+	    "region map %s: exit 2 at %s", what, where))
+		tap_diag("rc %d, cause: %s", rc, cause ? cause : "(none)");
+	free(cause);
+}
+
+/* --region-map files. */
+static void
+test_map_file(void)
+{
+	struct region_map map;
+	char *cause = NULL;
+	int rc, k;
+
+	rc = map_from_file("node,start_pfn,end_pfn\n0,0,65536\n\n"
+	    "0,98304,0x20000\r\n1,163840,229376\n", &map, &cause);
+	if (tap_ok(rc == 0, "region map file: good file (%s)",
+	    cause ? cause : "ok")) {
+		tap_eq_u64(map.nregions, 3, "region map file: 3 regions");
+		tap_eq_u64(map.nkeys, 4, "region map file: 4 keys");
+		k = region_map_lookup(&map, 100000);
+		tap_ok(k >= 0 && map.keys[k].node == 0 &&
+		    map.keys[k].region == 1 && map.keys[k].start_pfn == 98304,
+		    "region map file: pfn 100000 is node 0 region 1");
+		tap_ok(region_map_lookup(&map, 70000) == -1,
+		    "region map file: pfns outside every region are no key");
+		region_map_free(&map);
+	}
+	check_bad_map("0,0,65536\n0,60000,70000\n", "map.csv:2", "overlaps");
+	check_bad_map("0,65536,98304\n0,0,65536\n", "map.csv:2", "not sorted");
+	check_bad_map("0,98304,170000\n", "map.csv:1", "outside node 0");
+	check_bad_map("# comment\n0,abc,5\n", "map.csv:2", "start_pfn");
+	check_bad_map("0,1\n", "map.csv:1", "expected 3 fields");
+	check_bad_map("0,0,65536\n3,0,10\n", "map.csv:2", "node 3 has no");
+	check_bad_map("0,10,10\n", "map.csv:1", "not below");
+	check_bad_map("0,\"1\n", "map.csv:1", "bad CSV");
+	check_bad_map("0,-1,10\n", "map.csv:1", "start_pfn");
+	check_bad_map("0,0,99999999999999999999999\n", "map.csv:1",
+	    "end_pfn");
+	check_bad_map("", "map.csv:0", "no regions");
+}
+
+/* Placement of the synthetic process. */
+static void
+test_placement(void)
+{
+	struct placement_result r;
+	struct region_map_config cfg;
+	struct region_map map;
+	struct placement pl;
+	struct snapshot zones;
+	struct procfile pf;
+	char proc[4200], sys[4200], *cause = NULL;
+	int rc, k;
+
+	snprintf(proc, sizeof proc, "%s/proc", tree_all);
+	snprintf(sys, sizeof sys, "%s/sys", tree_all);
+	procfile_init(&pf);
+	snapshot_init(&zones);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.sys_root = sys;
+	cfg.region_size = 256 << 20;
+	rc = procfile_read(&pf, proc, "zoneinfo", &cause) ||
+	    procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len, &cause) ||
+	    region_map_build(&map, &cfg, &zones, &cause);
+	if (!tap_ok(rc == 0, "placement: region map (%s)", cause ? cause :
+	    "ok"))
+		return;
+	placement_init(&pl, proc, &map);
+	placement_result_init(&r, &map);
+	rc = placement_scan(&pl, KPF_TREE_PID, &r, &cause);
+	tap_ok(rc == 0 && !r.exited, "placement: scan (%s)", rc ? cause : "ok");
+	tap_eq_str(r.comm, "synthetic", "placement: command name");
+	tap_eq_u64(r.pages, 18, "placement: 18 resident pages");
+	tap_eq_u64(r.outside, 2, "placement: 2 pages in the hole");
+	k = region_map_lookup(&map, 4100);
+	tap_eq_u64(r.key_pages[k], 4, "placement: 4 pages in node 0 region 0");
+	tap_eq_u64(placement_region_pages(&map, &r, map.keys[k].span), 4,
+	    "placement: region sum of node 0 region 0");
+	tap_eq_u64(r.key_pages[region_map_lookup(&map, 98304)], 4,
+	    "placement: 4 pages in node 0 region 1");
+	tap_eq_u64(r.key_pages[region_map_lookup(&map, 196608)], 8,
+	    "placement: 8 pages in node 1 region 0");
+	tap_eq_u64(placement_regions_over(&map, &r, 0.01), 3,
+	    "placement: 3 regions hold >= 1%%");
+	tap_eq_u64(placement_regions_over(&map, &r, 0.3), 1,
+	    "placement: 1 region holds >= 30%%");
+	rc = placement_scan(&pl, 4343, &r, &cause);
+	tap_ok(rc == 0 && r.exited, "placement: a process that is gone is "
+	    "reported as exited");
+	placement_result_free(&r);
+	placement_free(&pl);
+	region_map_free(&map);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+}
+
+/* A kpageflags file that ends early: the missing pages do not exist. */
+static void
+test_short_file(void)
+{
+	struct snapshot snap;
+	struct source src;
+	struct snap_entry *e;
+	char path[4200], *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/proc/kpageflags", tree_all);
+	if (truncate(path, 200000 * 8) != 0) {
+		tap_ok(0, "short file: truncate %s", path);
+		return;
+	}
+	snapshot_init(&snap);
+	if (!tap_ok(open_source(&src, tree_all, 256 << 20, 0, NULL, 1,
+	    &cause) == 0 && src.ops->read(&src, &snap, 0, &cause) == 0,
+	    "short file: read (%s)", cause ? cause : "ok"))
+		return;
+	e = snapshot_find(&snap, 1, 0, "Normal");
+	tap_ok(e != NULL && e->present == 63488 - 29376 &&
+	    e->used[SNAP_USED_ANON] == 32768 - 29376 && e->free_pages == 30720,
+	    "short file: pages past the end are not present");
+	close_source(&src);
+	snapshot_free(&snap);
+}
+
+/* Environment errors: exit 3 with advice. */
+static void
+test_env(void)
+{
+	struct source src;
+	char *cause = NULL;
+	char empty[4200];
+	int rc;
+
+	snprintf(empty, sizeof empty, "%s/sys", tree_all);
+	rc = open_source(&src, empty, 256 << 20, 0, NULL, 1, &cause);
+	tap_ok(rc == -RB_EXIT_ENV && cause != NULL &&
+	    strstr(cause, "--source zone") != NULL, "no kpageflags: exit 3 "
+	    "naming the alternative (%s)", cause ? cause : "no cause");
+	free(cause);
+	if (src.priv != NULL)
+		close_source(&src);
+}
+
+int
+main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(tree_all, sizeof tree_all, "%s/t-kpf.XXXXXX",
+	    tmp != NULL ? tmp : "/tmp");
+	snprintf(tree_head, sizeof tree_head, "%s/t-kpf.XXXXXX",
+	    tmp != NULL ? tmp : "/tmp");
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		tap_skip_all("the synthetic machine assumes 4 KiB pages");
+	if (mkdtemp(tree_all) == NULL || mkdtemp(tree_head) == NULL) {
+		perror("mkdtemp");
+		return (99);
+	}
+	log_set_program("t-kpageflags");
+	kpf_tree_build(tree_all, 0);
+	kpf_tree_build(tree_head, 1);
+
+	test_all_pages();
+	test_head_only();
+	test_blocks();
+	test_map_file();
+	test_placement();
+	test_env();
+	test_short_file();
+
+	if (tap_failed == 0) {
+		char cmd[8500];
+
+		snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", tree_all,
+		    tree_head);
+		if (system(cmd) != 0)
+			tap_diag("could not remove %s", tree_all);
+	}
+	return (tap_done());
+}

@@ -1,0 +1,223 @@
+/*
+ * Unit tests for the CSV sink: headers, rows of a hand-made snapshot read
+ * back with libcsv, quoting, unknown values, refusal of a non-empty
+ * directory and of planted symlinks, atomic meta files.
+ */
+#include "config.h"
+
+#include <csv.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sink-csv.h"
+#include "snapshot.h"
+#include "tap.h"
+
+struct rows {
+	int	 nrows;
+	int	 nfields;
+	char	 fields[64][16][64];	/* first 64 rows, 16 fields */
+	int	 row_fields[64];
+};
+
+/* libcsv field callback: keep the field. */
+static void
+on_field(void *s, size_t len, void *data)
+{
+	struct rows *r = data;
+
+	(void)len;
+	if (r->nrows < 64 && r->nfields < 16)
+		snprintf(r->fields[r->nrows][r->nfields], 64, "%s",
+		    s != NULL ? (char *)s : "");
+	r->nfields++;
+}
+
+/* libcsv row callback. */
+static void
+on_row(int c, void *data)
+{
+	struct rows *r = data;
+
+	(void)c;
+	if (r->nrows < 64)
+		r->row_fields[r->nrows] = r->nfields;
+	r->nrows++;
+	r->nfields = 0;
+}
+
+/* Parse a whole CSV file strictly; returns 0 when it parses. */
+static int
+read_csv(const char *dir, const char *name, struct rows *r)
+{
+	char path[4096], buf[65536];
+	struct csv_parser p;
+	size_t n;
+	int rc = 0;
+	FILE *f;
+
+	memset(r, 0, sizeof *r);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "r")) == NULL)
+		return (-1);
+	csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (csv_parse(&p, buf, n, on_field, on_row, r) != n)
+			rc = -1;
+	}
+	if (csv_fini(&p, on_field, on_row, r) != 0)
+		rc = -1;
+	csv_free(&p);
+	fclose(f);
+	return (rc);
+}
+
+/* A snapshot with two keys, one without known start pfn. */
+static void
+make_snapshot(struct snapshot *snap)
+{
+	struct snap_entry *e;
+
+	snapshot_init(snap);
+	snap->norders = 3;
+	e = snapshot_add(snap, 0, 0, "DMA32");
+	e->start_pfn = 4096;
+	e->spanned = 1000;
+	e->present = 900;
+	e->managed = 880;
+	e->free_pages = 500;
+	e->norders = 3;
+	e->free_blocks[0] = 10;
+	e->free_blocks[1] = 5;
+	e->free_blocks[2] = 120;
+	e = snapshot_add(snap, 0, 1, "Normal");
+	e->present = 2000;
+	e->free_pages = 2500;	/* free > present, as on 2.6.39 */
+	e->norders = 3;
+	e->has_used = 1;
+	e->used[SNAP_USED_ANON] = 7;
+	e->has_mt_blocks = 1;
+	snap->nmtypes = 1;
+	snprintf(snap->mtypes[0], SNAP_NAME_LEN, "Movable");
+	e->mt_blocks[0] = 3;
+	snapshot_warn(snap, "buddy total 1 != free 2, \"drift\"");
+}
+
+/* nftw callback removing the test's temporary tree. */
+static int
+remove_entry(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return (remove(path));
+}
+
+int
+main(void)
+{
+	char tmpl[] = "/tmp/rbsink.XXXXXX", dir[4200], *cause = NULL;
+	struct sink_csv sink;
+	struct snapshot snap;
+	struct rows r;
+	int i;
+
+	if (mkdtemp(tmpl) == NULL)
+		tap_skip_all("mkdtemp failed");
+	snprintf(dir, sizeof dir, "%s/run", tmpl);
+	make_snapshot(&snap);
+
+	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	tap_ok(sink_csv_sample(&sink, &snap, 0.0, "phase,one", 1, &cause) ==
+	    0, "first sample written");
+	tap_ok(sink_csv_sample(&sink, &snap, 1.25, "phase,one", 0, &cause) ==
+	    0, "second sample written without buddy rows");
+	sink_csv_workload(&sink, "p", "pagetest", "total", "pages_per_s",
+	    12345.5, "pages/s");
+	tap_ok(sink_csv_close(&sink, &cause) == 0, "sink closes");
+
+	tap_ok(read_csv(dir, "regions.csv", &r) == 0, "regions.csv parses");
+	tap_eq_u64(r.nrows, 3, "regions.csv: header + 2 keys once each");
+	tap_eq_str(r.fields[0][0], "node", "regions.csv header");
+	tap_eq_str(r.fields[2][3], "", "unknown start_pfn is an empty field");
+
+	tap_ok(read_csv(dir, "samples.csv", &r) == 0, "samples.csv parses");
+	tap_eq_u64(r.nrows, 5, "samples.csv: header + 2 keys x 2 samples");
+	tap_eq_str(r.fields[1][1], "phase,one", "phase with a comma quoted");
+	tap_eq_str(r.fields[3][0], "1.250", "t_s with millisecond resolution");
+	tap_eq_str(r.fields[2][6], "2500", "free > present kept as printed");
+	tap_eq_str(r.fields[2][8], "7", "anon class written when known");
+	tap_eq_str(r.fields[1][8], "", "classes empty when unknown");
+	for (i = 0; i < r.nrows && i < 64; i++) {
+		if (r.row_fields[i] != 13)
+			break;
+	}
+	tap_ok(i == r.nrows, "every samples.csv row has 13 fields");
+
+	tap_ok(read_csv(dir, "buddy.csv", &r) == 0, "buddy.csv parses");
+	tap_eq_u64(r.nrows, 7, "buddy rows only for the first sample");
+	tap_eq_str(r.fields[3][6], "120", "order 2 blocks");
+
+	tap_ok(read_csv(dir, "pageblocks.csv", &r) == 0,
+	    "pageblocks.csv parses");
+	tap_eq_str(r.fields[1][5], "Movable", "migratetype by name");
+
+	tap_ok(read_csv(dir, "events.csv", &r) == 0, "events.csv parses");
+	tap_eq_str(r.fields[1][2], "buddy total 1 != free 2, \"drift\"",
+	    "warning with comma and quotes round-trips");
+
+	tap_ok(read_csv(dir, "workloads.csv", &r) == 0 &&
+	    strcmp(r.fields[1][4], "12345.5") == 0, "workload metric row");
+
+	tap_ok(sink_csv_open(&sink, dir, &cause) == -RB_EXIT_INPUT &&
+	    strstr(cause, "not empty") != NULL,
+	    "a non-empty results directory is refused");
+	free(cause);
+	cause = NULL;
+
+	/* A symlink planted where meta.json will be renamed to is replaced,
+	 * never followed: the target stays untouched. */
+	{
+		char target[4300], link_path[4300];
+		struct stat st;
+
+		snprintf(target, sizeof target, "%s/victim", tmpl);
+		snprintf(link_path, sizeof link_path, "%s/meta.json", dir);
+		close(open(target, O_WRONLY | O_CREAT, 0600));
+		tap_ok(symlink(target, link_path) == 0, "symlink planted");
+		tap_ok(sink_write_file(dir, "meta.json", "{}\n", 3, &cause) ==
+		    0, "atomic write over a symlink");
+		tap_ok(lstat(link_path, &st) == 0 && S_ISREG(st.st_mode),
+		    "meta.json is now a regular file");
+		tap_ok(stat(target, &st) == 0 && st.st_size == 0,
+		    "the symlink's target was not written");
+	}
+
+	/* A planted samples.csv symlink in an empty-looking dir: O_EXCL
+	 * refuses to create over it. */
+	{
+		char dir2[4300], link_path[4300];
+
+		snprintf(dir2, sizeof dir2, "%s/run2", tmpl);
+		mkdir(dir2, 0755);
+		snprintf(link_path, sizeof link_path, "%s/samples.csv", dir2);
+		symlink("/tmp/rb-should-not-exist", link_path);
+		tap_ok(sink_csv_open(&sink, dir2, &cause) < 0,
+		    "a directory with a planted file is refused");
+		tap_ok(access("/tmp/rb-should-not-exist", F_OK) == -1,
+		    "the symlink was not followed");
+		free(cause);
+		cause = NULL;
+	}
+	snapshot_free(&snap);
+	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		tap_diag("could not remove %s", tmpl);
+	return (tap_done());
+}
