@@ -4,11 +4,14 @@
 
 # group_left PGID: how many live processes are in the process group.
 group_left() {
+	group=$1
 	n=0
 	for s in /proc/[0-9]*/stat; do
-		# Field 5 is the process group; comm (field 2) has no spaces here.
-		{ read -r _ _ state _ pgrp _ <"$s"; } 2>/dev/null || continue
-		[ "$pgrp" = "$1" ] && [ "$state" != Z ] && n=$((n + 1))
+		{ read -r stat <"$s"; } 2>/dev/null || continue
+		# After the command name in parentheses: state ppid pgrp ...
+		# shellcheck disable=SC2086
+		set -- ${stat##*) }
+		[ "${3:-}" = "$group" ] && [ "$1" != Z ] && n=$((n + 1))
 	done
 	echo "$n"
 }

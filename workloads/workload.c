@@ -877,7 +877,8 @@ workload_build_rows(struct workload_run *run, struct workload_result *res)
 	}
 	workload_row_add(res, &cap, -1, "wall", "_s", wall / 1e9, "s", "");
 	if (cpu > 0)
-		workload_row_add(res, &cap, -1, "cpu", "_s", cpu / 1e9, "s", "");
+		workload_row_add(res, &cap, -1, "cpu", "_s", cpu / 1e9, "s",
+		    "");
 	workload_row_add(res, &cap, -1, "threads", "", sh->nthreads,
 	    "threads", "");
 	workload_row_add(res, &cap, -1, "work_done", "", (double)work,

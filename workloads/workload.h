@@ -161,7 +161,7 @@ struct workload_result {
 	enum workload_status	 status;
 	int			 exit_code;	/* -1 when killed */
 	int			 signal;	/* 0 unless killed */
-	uint64_t		 oom_kills;	/* oom_kill delta over the run */
+	uint64_t		 oom_kills;	/* oom_kill delta, whole run */
 	char			*message;	/* why it failed, or NULL */
 	double			 progress;
 	size_t			 nrows;
