@@ -233,6 +233,18 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 			return (rc);
 		}
 		base = dir_name(paths[i]);
+		/* Each argument is its own group: keep names apart. */
+		if (by == COMPARE_BY_DIR && compare_find_group(set, base) >=
+		    0) {
+			free(base);
+			base = xstrdup(paths[i]);
+			while (compare_find_group(set, base) >= 0) {
+				char *old = base;
+
+				base = xasprintf("%s#%d", old, i + 1);
+				free(old);
+			}
+		}
 		for (j = 0; j < nruns; j++) {
 			if (by == COMPARE_BY_LABEL)
 				name = runs[j]->label[0] != '\0' ?

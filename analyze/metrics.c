@@ -401,7 +401,7 @@ summary_add(struct summary *sum, int phase, const char *unit, int headline,
 	row->metric = xvasprintf(fmt, ap);
 	va_end(ap);
 	row->value = value;
-	row->unit = unit;
+	row->unit = xstrdup(unit);
 	row->headline = headline;
 }
 
@@ -501,8 +501,10 @@ summary_free(struct summary *sum)
 {
 	int i;
 
-	for (i = 0; i < sum->n; i++)
+	for (i = 0; i < sum->n; i++) {
 		free(sum->rows[i].metric);
+		free(sum->rows[i].unit);
+	}
 	free(sum->rows);
 	sum->rows = NULL;
 	sum->n = 0;

@@ -55,7 +55,7 @@ struct summary_row {
 	int		 phase;
 	char		*metric;
 	double		 value;
-	const char	*unit;
+	char		*unit;
 	int		 headline;
 };
 

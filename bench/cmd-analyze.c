@@ -147,14 +147,14 @@ power_summarize(const struct results *res, const struct metrics *m,
 		row->phase = p;
 		row->metric = xstrdup("power_model.powered_down_share");
 		row->value = share;
-		row->unit = "ratio";
+		row->unit = xstrdup("ratio");
 		row->headline = 1;
 		row = &sum->rows[sum->n++];
 		row->phase = p;
 		row->metric = xstrdup("power_model.saving_mw");
 		row->value = gib * (pm->self_refresh_mw_per_gib -
 		    pm->powered_down_mw_per_gib);
-		row->unit = "mW";
+		row->unit = xstrdup("mW");
 		row->headline = 1;
 	}
 }
