@@ -27,7 +27,8 @@ int	 command_parse(const struct command_entry *entry, void *settings,
 	X(help) \
 	X(analyze) \
 	X(compare) \
-	X(gate)
+	X(gate) \
+	X(chart)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)
