@@ -28,7 +28,8 @@ int	 command_parse(const struct command_entry *entry, void *settings,
 	X(analyze) \
 	X(compare) \
 	X(gate) \
-	X(chart)
+	X(chart) \
+	X(report)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)
