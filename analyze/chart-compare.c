@@ -218,7 +218,7 @@ cmp_draw(cairo_t *cr, double w, double h, const void *data)
 	};
 	const struct cmp_data *d = data;
 	struct chart_axes p[CMP_NMETRICS];
-	struct chart_scale none = { 1, "" }, bytes;
+	struct chart_scale none = { 1, "", 0 }, count = { 1, "", 1 }, bytes;
 	double top, t1 = 0, ly, *v;
 	char label[64], *name;
 	int i, m, k;
@@ -245,7 +245,8 @@ cmp_draw(cairo_t *cr, double w, double h, const void *data)
 	chart_phase_bands(cr, d->first.res, p, CMP_NMETRICS, 0);
 	for (m = 0; m < CMP_NMETRICS; m++) {
 		if (ylabel[m] != NULL)
-			chart_axis_y(cr, &p[m], none, ylabel[m], 1);
+			chart_axis_y(cr, &p[m], m == 1 ? count : none,
+			    ylabel[m], 1);
 		else {
 			snprintf(label, sizeof label, "empty (%s)",
 			    bytes.unit);

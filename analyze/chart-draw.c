@@ -215,9 +215,9 @@ tick_step(double lo, double hi, int max)
 
 /* Round tick values in [lo, hi], at most max (and CHART_MAX_TICKS). */
 int
-chart_ticks(double lo, double hi, int max, double *ticks)
+chart_ticks(double lo, double hi, int max, double min_step, double *ticks)
 {
-	double step = tick_step(lo, hi, max), v;
+	double step = fmax(tick_step(lo, hi, max), min_step), v;
 	int n = 0;
 
 	if (max > CHART_MAX_TICKS)
@@ -233,7 +233,7 @@ chart_ticks(double lo, double hi, int max, double *ticks)
 struct chart_scale
 chart_time_scale(double span_s)
 {
-	struct chart_scale s = { 1, "s" };
+	struct chart_scale s = { 1, "s", 0 };
 
 	if (span_s > 6 * 3600) {
 		s.div = 3600;
@@ -249,12 +249,12 @@ chart_time_scale(double span_s)
 struct chart_scale
 chart_bytes_scale(double max_bytes)
 {
-	struct chart_scale s = { 1024.0 * 1024 * 1024, "GiB" };
+	struct chart_scale s = { 1024.0 * 1024 * 1024, "GiB", 0 };
 
 	if (max_bytes < 1024.0 * 1024)
-		s = (struct chart_scale){ 1024, "KiB" };
+		s = (struct chart_scale){ 1024, "KiB", 0 };
 	else if (max_bytes < 1024.0 * 1024 * 1024)
-		s = (struct chart_scale){ 1024.0 * 1024, "MiB" };
+		s = (struct chart_scale){ 1024.0 * 1024, "MiB", 0 };
 	return (s);
 }
 
@@ -311,7 +311,7 @@ chart_axis_x(cairo_t *cr, const struct chart_axes *a,
 
 	chart_font(cr, CHART_FONT_SIZE, 0);
 	n = chart_ticks(a->x0 / scale.div, a->x1 / scale.div,
-	    (int)(a->w / 90) + 1, ticks);
+	    (int)(a->w / 90) + 1, scale.min_step, ticks);
 	step = n > 1 ? ticks[1] - ticks[0] : 1;
 	for (i = 0; i < n; i++) {
 		x = round(chart_px(a, ticks[i] * scale.div)) + 0.5;
@@ -344,7 +344,7 @@ chart_axis_y(cairo_t *cr, const struct chart_axes *a,
 
 	chart_font(cr, CHART_FONT_SIZE, 0);
 	n = chart_ticks(a->y0 / scale.div, a->y1 / scale.div,
-	    (int)(a->h / 36) + 1, ticks);
+	    (int)(a->h / 36) + 1, scale.min_step, ticks);
 	step = n > 1 ? ticks[1] - ticks[0] : 1;
 	for (i = 0; i < n; i++) {
 		y = round(chart_py(a, ticks[i] * scale.div)) + 0.5;

@@ -40,6 +40,7 @@ struct chart_axes {
 struct chart_scale {
 	double		 div;
 	const char	*unit;		/* "s", "min", "GiB", "%" ... */
+	double		 min_step;	/* 1 for counts; 0: any */
 };
 
 struct chart_rgb chart_viridis(double x);
@@ -59,7 +60,8 @@ void	 chart_background(cairo_t *cr, double w, double h);
 double	 chart_title(cairo_t *cr, double w, const char *title,
 	     const char *subtitle);
 
-int	 chart_ticks(double lo, double hi, int max, double *ticks);
+int	 chart_ticks(double lo, double hi, int max, double min_step,
+	     double *ticks);
 struct chart_scale chart_time_scale(double span_s);
 struct chart_scale chart_bytes_scale(double max_bytes);
 void	 chart_format_value(char *buf, size_t len, double v, double step);

@@ -44,7 +44,7 @@ placement_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct chart_run *run = data;
 	const struct results *res = run->res;
 	const struct metric_series *s;
-	struct chart_scale pct = { 0.01, "%" };
+	struct chart_scale pct = { 0.01, "%", 0 };
 	struct chart_moment *mo;
 	struct chart_rgb *colours;
 	struct chart_axes a;

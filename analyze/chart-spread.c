@@ -118,7 +118,7 @@ spread_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct chart_run *run = data;
 	const struct results *res = run->res;
 	struct chart_axes p[3];
-	struct chart_scale none = { 1, "" }, bytes;
+	struct chart_scale none = { 1, "", 0 }, count = { 1, "", 1 }, bytes;
 	double top, total = 0, max;
 	char label[64];
 	int i;
@@ -145,7 +145,7 @@ spread_draw(cairo_t *cr, double w, double h, const void *data)
 
 	chart_phase_bands(cr, res, p, 3, 0);
 	chart_axis_y(cr, &p[0], none, "active / ideal", 1);
-	chart_axis_y(cr, &p[1], none, "regions", 1);
+	chart_axis_y(cr, &p[1], count, "regions", 1);
 	snprintf(label, sizeof label, "empty (%s)", bytes.unit);
 	chart_axis_y(cr, &p[2], bytes, label, 1);
 	panel_lines(cr, run, &p[0], l_spread, 1, 1);

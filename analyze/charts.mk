@@ -5,4 +5,5 @@ analyze_libanalyze_a_SOURCES += \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
 	analyze/chart-compare.c \
-	bench/cmd-chart.c
+	analyze/report.c analyze/report.h \
+	bench/cmd-chart.c bench/cmd-report.c
