@@ -282,8 +282,10 @@ html_links(FILE *f, const char *dir, const char *outdir)
 		if (stat(path, &st) == 0) {
 			fputs(any ? " | " : "<p>Data: ", f);
 			fputs("<a href=\"", f);
-			html_url(f, rel);
-			fputc('/', f);
+			if (strcmp(rel, ".") != 0) {
+				html_url(f, rel);
+				fputc('/', f);
+			}
 			html_url(f, report_csvs[i]);
 			fputs("\">", f);
 			html_text(f, report_csvs[i]);
