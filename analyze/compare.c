@@ -77,9 +77,53 @@ name_cmp(const void *a, const void *b)
 }
 
 /*
- * Load PATH: a run, or a directory whose children are runs (what
- * `run --repeat N` makes).  The runs are appended to set->runs and to
- * *runs (the group being built).
+ * The run directories PATH stands for: itself when it is a run, else its
+ * children that are runs (what `run --repeat N` makes), sorted by name.
+ * The caller frees each name and the array.
+ */
+int
+compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
+{
+	struct dirent *de;
+	char **children = NULL, *child;
+	int nchildren = 0;
+	DIR *d;
+
+	if (results_is_run_dir(path)) {
+		children = xcalloc(1, sizeof *children);
+		children[nchildren++] = xstrdup(path);
+		*dirs = children;
+		*ndirs = nchildren;
+		return (0);
+	}
+	if ((d = opendir(path)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno)));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		child = xasprintf("%s/%s", path, de->d_name);
+		if (!results_is_run_dir(child)) {
+			free(child);
+			continue;
+		}
+		children = xreallocarray(children, nchildren + 1,
+		    sizeof *children);
+		children[nchildren++] = child;
+	}
+	closedir(d);
+	if (nchildren == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: neither a results "
+		    "directory (no meta.json) nor a directory of them", path));
+	qsort(children, nchildren, sizeof *children, name_cmp);
+	*dirs = children;
+	*ndirs = nchildren;
+	return (0);
+}
+
+/*
+ * Load the runs PATH stands for and append them to set->runs and to *runs
+ * (the group being built).
  */
 int
 compare_add_path(struct compare_set *set, const char *path,
@@ -87,39 +131,13 @@ compare_add_path(struct compare_set *set, const char *path,
     int *nruns, char **cause)
 {
 	struct compare_run *run;
-	struct dirent *de;
-	char **children = NULL, *child;
-	int nchildren = 0, i, rc = 0;
-	DIR *d;
+	char **dirs;
+	int ndirs, i, rc;
 
-	if (results_is_run_dir(path)) {
-		children = xcalloc(1, sizeof *children);
-		children[nchildren++] = xstrdup(path);
-	} else {
-		if ((d = opendir(path)) == NULL)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-			    strerror(errno)));
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			child = xasprintf("%s/%s", path, de->d_name);
-			if (!results_is_run_dir(child)) {
-				free(child);
-				continue;
-			}
-			children = xreallocarray(children, nchildren + 1,
-			    sizeof *children);
-			children[nchildren++] = child;
-		}
-		closedir(d);
-		if (nchildren == 0)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: neither "
-			    "a results directory (no meta.json) nor a "
-			    "directory of them", path));
-		qsort(children, nchildren, sizeof *children, name_cmp);
-	}
-	for (i = 0; i < nchildren; i++) {
-		if (rc == 0 && (rc = compare_load_run(children[i], opt, &run,
+	if ((rc = compare_run_dirs(path, &dirs, &ndirs, cause)) != 0)
+		return (rc);
+	for (i = 0; i < ndirs; i++) {
+		if (rc == 0 && (rc = compare_load_run(dirs[i], opt, &run,
 		    cause)) == 0) {
 			set->runs = xreallocarray(set->runs, set->nruns + 1,
 			    sizeof *set->runs);
@@ -128,9 +146,9 @@ compare_add_path(struct compare_set *set, const char *path,
 			    sizeof **runs);
 			(*runs)[(*nruns)++] = run;
 		}
-		free(children[i]);
+		free(dirs[i]);
 	}
-	free(children);
+	free(dirs);
 	return (rc);
 }
 

@@ -69,6 +69,8 @@ struct compare_cell {
 
 int	 compare_load_run(const char *dir, const struct metrics_options *opt,
 	     struct compare_run **out, char **cause);
+int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
+	     char **cause);
 int	 compare_add_path(struct compare_set *set, const char *path,
 	     const struct metrics_options *opt, struct compare_run ***runs,
 	     int *nruns, char **cause);

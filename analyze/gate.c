@@ -511,11 +511,14 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 		md_cell(f, r[i].key->phase);
 		fprintf(f, " | `");
 		md_cell(f, r[i].key->metric);
-		fprintf(f, "` | %.6g (n=%d) | %.6g (n=%d) | %+.2f%% | %s "
-		    "(better %s) | ", r[i].base.mean, r[i].base.n,
-		    r[i].cand.mean, r[i].cand.n, (r[i].cand.mean -
-		    r[i].base.mean) / (r[i].base.mean != 0 ?
-		    fabs(r[i].base.mean) : 1) * 100, limit,
+		fprintf(f, "` | %.6g (n=%d) | %.6g (n=%d) | ", r[i].base.mean,
+		    r[i].base.n, r[i].cand.mean, r[i].cand.n);
+		if (r[i].base.mean != 0)
+			fprintf(f, "%+.2f%%", (r[i].cand.mean -
+			    r[i].base.mean) / fabs(r[i].base.mean) * 100);
+		else
+			fprintf(f, "%+.6g", r[i].cand.mean - r[i].base.mean);
+		fprintf(f, " | %s (better %s) | ", limit,
 		    r[i].rule->better_lower ? "lower" : "higher");
 		if (r[i].tested)
 			fprintf(f, "%.3g |\n", r[i].p);

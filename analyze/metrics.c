@@ -511,13 +511,13 @@ summary_free(struct summary *sum)
 }
 
 /*
- * The sample at or soonest after time t in a phase (phase -1: any); the
- * phase's last sample when none comes after; -1 when the phase has none.
+ * The point of a time base at or soonest after time t in a phase (phase -1:
+ * any); the phase's last point when none comes after; -1 when the phase
+ * has none.  Checkpoints map to samples, buddy or placement rows this way.
  */
 int
-metrics_sample_at(const struct results *res, int phase, double t)
+metrics_point_at(const struct results_times *tm, int phase, double t)
 {
-	const struct results_times *tm = &res->samples;
 	int i, last = -1;
 
 	for (i = 0; i < tm->n; i++) {
@@ -528,4 +528,11 @@ metrics_sample_at(const struct results *res, int phase, double t)
 		last = i;
 	}
 	return (last);
+}
+
+/* The sample at or soonest after time t in a phase (see above). */
+int
+metrics_sample_at(const struct results *res, int phase, double t)
+{
+	return (metrics_point_at(&res->samples, phase, t));
 }

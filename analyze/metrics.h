@@ -78,6 +78,8 @@ int	 metrics_ideal_regions(const uint64_t *present, int n,
 	     uint64_t used_total, uint64_t *scratch);
 void	 metrics_summarize(const struct metrics *m, struct summary *sum);
 void	 summary_free(struct summary *sum);
+int	 metrics_point_at(const struct results_times *tm, int phase,
+	     double t);
 int	 metrics_sample_at(const struct results *res, int phase, double t);
 
 #endif

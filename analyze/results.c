@@ -56,6 +56,8 @@ struct reader {
 	int			 rc;
 	char			*cause;
 	long			 rows;
+	int			 tolerate_cut;	/* run did not complete */
+	int			 cut;		/* a cut-off last row was dropped */
 };
 
 /* Record an error once; later rows are ignored. */
@@ -138,7 +140,6 @@ reader_cb_row(int term, void *opaque)
 	struct reader *rd = opaque;
 	int i;
 
-	(void)term;
 	rd->line++;
 	if (rd->rc != 0)
 		return;
@@ -156,6 +157,11 @@ reader_cb_row(int term, void *opaque)
 		return;
 	}
 	if (rd->field != rd->nfile) {
+		/* A killed run may leave half a line at the end. */
+		if (term == -1 && rd->tolerate_cut) {
+			rd->cut = 1;
+			return;
+		}
 		reader_fail(rd, "expected %d fields as in the header, got %d",
 		    rd->nfile, rd->field);
 		return;
@@ -173,8 +179,8 @@ reader_cb_row(int term, void *opaque)
  */
 static int
 reader_run(const char *dir, const char *name, const struct column *cols,
-    int ncols, int optional, row_fn row, void *ctx, long *rows,
-    char **cause)
+    int ncols, int optional, int tolerate_cut, row_fn row, void *ctx,
+    long *rows, char **cause)
 {
 	struct csv_parser parser;
 	struct reader rd;
@@ -203,6 +209,7 @@ reader_run(const char *dir, const char *name, const struct column *cols,
 	rd.ncols = ncols;
 	rd.row = row;
 	rd.ctx = ctx;
+	rd.tolerate_cut = tolerate_cut;
 	rd.arena_size = 4096;
 	rd.arena = xmalloc(rd.arena_size);
 	buf = xmalloc(READ_CHUNK);
@@ -242,6 +249,9 @@ reader_run(const char *dir, const char *name, const struct column *cols,
 	free(rd.arena);
 	if (rows != NULL)
 		*rows += rd.rows;
+	if (rd.rc == 0 && rd.cut)
+		log_warnx("%s: dropped a cut-off last line (the run did not "
+		    "complete)", path);
 	if (rd.rc != 0) {
 		if (cause != NULL)
 			*cause = rd.cause;
@@ -476,6 +486,7 @@ struct row_ctx {
 	int		 old_alloc;
 	int		 classes_seen;
 	int		 classes_missing;
+	int		*rows_per_slot;
 };
 
 /* ---- regions.csv ---- */
@@ -579,8 +590,13 @@ samples_row(struct reader *rd, void *opaque)
 		res->used = grow_u64(res->used, ctx->old_alloc, tm->alloc,
 		    res->nregions);
 		for (c = 0; c < RESULTS_NCLASSES; c++)
-			res->cls[c] = grow_u64(res->cls[c], ctx->old_alloc,
-			    tm->alloc, res->nregions);
+			if (res->cls[c] != NULL)
+				res->cls[c] = grow_u64(res->cls[c],
+				    ctx->old_alloc, tm->alloc, res->nregions);
+		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
+		    tm->alloc, sizeof *ctx->rows_per_slot);
+		memset(ctx->rows_per_slot + ctx->old_alloc, 0, (tm->alloc -
+		    ctx->old_alloc) * sizeof *ctx->rows_per_slot);
 		ctx->old_alloc = tm->alloc;
 	}
 	if ((r = row_region(rd, res, S_NODE, S_REGION, &ctx->last_node,
@@ -589,6 +605,7 @@ samples_row(struct reader *rd, void *opaque)
 	if (field_u64(rd, S_PRESENT, 0, &present) != 0 ||
 	    field_u64(rd, S_FREE, 0, &free_pages) != 0)
 		return (0);
+	ctx->rows_per_slot[s]++;
 	at = (size_t)s * res->nregions + r;
 	res->present[at] += present;
 	res->free[at] += free_pages;
@@ -599,7 +616,11 @@ samples_row(struct reader *rd, void *opaque)
 			return (0);
 		if (v == RESULTS_UNKNOWN)
 			ctx->classes_missing = 1;
-		else {
+		else if (!ctx->classes_missing) {
+			/* Class columns cost memory only when filled in. */
+			if (res->cls[c] == NULL)
+				res->cls[c] = xcalloc((size_t)tm->alloc *
+				    res->nregions, sizeof *res->cls[c]);
 			ctx->classes_seen = 1;
 			res->cls[c][at] += v;
 		}
@@ -852,6 +873,11 @@ events_row(struct reader *rd, void *opaque)
 	e->detail = xstrdup(reader_field(rd, 2));
 	e->phase = phase != NULL && phase[0] != '\0' ?
 	    phase_intern(res, phase) : -1;
+	/* Older writers named the phase in detail. */
+	if (e->phase < 0 && e->detail[0] != '\0' &&
+	    (strcmp(e->event, "phase_start") == 0 ||
+	    strcmp(e->event, "phase_end") == 0))
+		e->phase = phase_intern(res, e->detail);
 	return (0);
 }
 
@@ -976,6 +1002,17 @@ results_phase_end(const struct results *res, int phase)
 	return (NAN);
 }
 
+/*
+ * Free blocks per order (RESULTS_MAX_ORDER values) of region r at buddy
+ * sample s; orders up to res->buddy_orders - 1 are meaningful.
+ */
+const uint64_t *
+results_buddy_at(const struct results *res, int s, int r)
+{
+	return (res->buddy_blocks + ((size_t)s * res->nregions + r) *
+	    RESULTS_MAX_ORDER);
+}
+
 /* Read one file with a fresh row context. */
 static int
 load_file(struct results *res, const char *name, const struct column *cols,
@@ -984,8 +1021,9 @@ load_file(struct results *res, const char *name, const struct column *cols,
 	memset(ctx, 0, sizeof *ctx);
 	ctx->res = res;
 	ctx->last_node = ctx->last_region = -1;
-	return (reader_run(res->dir, name, cols, ncols, optional, row, ctx,
-	    &res->rows_read, cause));
+	return (reader_run(res->dir, name, cols, ncols, optional,
+	    strcmp(res->status, "complete") != 0, row, ctx, &res->rows_read,
+	    cause));
 }
 
 #define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
@@ -1011,8 +1049,19 @@ results_load(const char *dir, struct results **out, char **cause)
 	}
 	qsort(res->regions, res->nregions, sizeof *res->regions, region_cmp);
 	if ((rc = load_file(res, "samples.csv", samples_cols,
-	    NCOLS(samples_cols), 0, samples_row, &ctx, cause)) != 0)
+	    NCOLS(samples_cols), 0, samples_row, &ctx, cause)) != 0) {
+		free(ctx.rows_per_slot);
 		goto fail;
+	}
+	/* A run killed while writing a sample leaves it short: drop it. */
+	if (res->samples.n > 1 && strcmp(res->status, "complete") != 0 &&
+	    ctx.rows_per_slot[res->samples.n - 1] < ctx.rows_per_slot[0]) {
+		log_warnx("%s/samples.csv: dropped the incomplete last sample "
+		    "(t_s %.3f; the run did not complete)", dir,
+		    res->samples.t[res->samples.n - 1]);
+		res->samples.n--;
+	}
+	free(ctx.rows_per_slot);
 	if (ctx.classes_missing || !ctx.classes_seen) {
 		for (c = 0; c < RESULTS_NCLASSES; c++) {
 			free(res->cls[c]);

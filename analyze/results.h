@@ -123,5 +123,6 @@ int	 results_phase_index(const struct results *res, const char *name);
 int	 results_region_index(const struct results *res, int node, int region);
 int	 results_is_run_dir(const char *dir);
 double	 results_phase_end(const struct results *res, int phase);
+const uint64_t *results_buddy_at(const struct results *res, int s, int r);
 
 #endif

@@ -112,6 +112,21 @@ grep -q unmovable_used_regions "$WORK/out"
 [ $? -ne 0 ]
 ok $? "and class metrics are dropped when a class is unknown"
 
+# A run killed mid-write: half a line and a short last sample.
+fresh
+sed -i 's/"status": "complete"/"status": "interrupted"/' "$D/meta.json"
+head -c -1 "$D/samples.csv" >"$WORK/s" && head -n 23 "$WORK/s" >"$D/samples.csv"
+printf '4.000,drain,0,1,Norm' >>"$D/samples.csv"
+rb analyze "$D" --format csv
+expect_rc 0 "an interrupted run with a cut-off last line is analysed"
+expect_err 'dropped a cut-off last line' "with a warning about the line"
+expect_err 'dropped the incomplete last sample \(t_s 4.000' \
+    "and about the short last sample"
+expect_out '^drain,samples,1,samples$' "the drain phase keeps its whole sample"
+sed -i 's/"status": "interrupted"/"status": "complete"/' "$D/meta.json"
+rm -f "$D/summary.csv" "$D/summary.json"
+bad "a cut-off line in a complete run" "m$n/samples.csv:24: expected 13 fields"
+
 rb analyze "$WORK/does-not-exist"
 expect_rc 2 "a directory that does not exist"
 

@@ -16,7 +16,7 @@ EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze
-tests_perf_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_perf_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_perf_analyze_SOURCES = tests/perf-analyze.c
 tests_perf_analyze_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-analyze
