@@ -117,8 +117,7 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 		snprintf(label, sizeof label, "free (%s)", scale.unit);
 		chart_axis_y(cr, &a, scale, label, 1);
 		for (r = 0; r < nr; r++) {
-			blocks = res->buddy_blocks + ((size_t)idx[p] * nr + r) *
-			    RESULTS_MAX_ORDER;
+			blocks = results_buddy_at(res, idx[p], r);
 			for (base = 0, o = 0; o < no; o++) {
 				v = (double)blocks[o] * (1u << o) *
 				    res->page_size;

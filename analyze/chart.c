@@ -279,22 +279,6 @@ chart_phase_bands(cairo_t *cr, const struct results *res,
 	free(marks);
 }
 
-/* The index of time base tm at or after t in phase (-1: any), or its last. */
-static int
-time_index(const struct results_times *tm, int phase, double t)
-{
-	int i, last = -1;
-
-	for (i = 0; i < tm->n; i++) {
-		if (phase >= 0 && tm->phase[i] != phase)
-			continue;
-		if (tm->t[i] >= t - 0.0005)
-			return (i);
-		last = i;
-	}
-	return (last);
-}
-
 /*
  * The points of time base tm a bar chart shows: the checkpoints (like the
  * seed table), or the last point of each phase when there are none.
@@ -309,7 +293,8 @@ chart_moments(const struct results *res, const struct results_times *tm,
 
 	nmarks = chart_checkpoints(res, &marks);
 	for (i = 0; i < nmarks; i++) {
-		if ((idx = time_index(tm, marks[i].phase, marks[i].t)) < 0)
+		if ((idx = metrics_point_at(tm, marks[i].phase,
+		    marks[i].t)) < 0)
 			continue;
 		mo = xreallocarray(mo, n + 1, sizeof *mo);
 		mo[n].index = idx;
