@@ -1,7 +1,8 @@
 #!/bin/sh
 # The report in a real browser, where chromium is installed (it is not by
 # default; CI stays light): headless chromium opens the file from disk,
-# takes a screenshot (a PNG of the requested size with content) and dumps
+# takes a screenshot (a PNG of the requested size showing the heatmap's
+# colours) and dumps
 # the DOM (the five charts are there), with no console or load errors on
 # its log.  Skipped with a TAP SKIP line when no chromium is installed.
 . "${top_srcdir:-.}/tests/cli-lib.sh"
@@ -40,6 +41,14 @@ ok $? "the screenshot is 1200x2400 ($size)"
 # A page with rendered charts compresses far worse than a blank one.
 [ "$(wc -c <"$WORK/shot.png")" -gt 40000 ]
 ok $? "the screenshot shows content ($(wc -c <"$WORK/shot.png") bytes)"
+
+# The heatmap's full and empty colours (viridis ends) are on the screen:
+# the embedded charts decoded and rendered.
+count="${top_builddir:-.}/tests/chart-png-count"
+full=$("$count" "$WORK/shot.png" fde725)
+empty=$("$count" "$WORK/shot.png" 440154)
+[ "${full:-0}" -gt 2000 ] && [ "${empty:-0}" -gt 2000 ]
+ok $? "the heatmap is rendered (full $full px, empty $empty px)"
 
 run_browser --dump-dom >"$WORK/dom.html"
 n=$(grep -o '<img class="chart"' "$WORK/dom.html" | wc -l)

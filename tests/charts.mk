@@ -6,6 +6,12 @@ tests_t_chart_CFLAGS = $(CHARTS_TEST_CFLAGS)
 tests_t_chart_SOURCES = tests/t-chart.c
 tests_t_chart_LDADD = $(TEST_LIBS)
 
+# A helper of charts-browser.sh, not a test itself.
+check_PROGRAMS += tests/chart-png-count
+tests_chart_png_count_CFLAGS = $(CHARTS_TEST_CFLAGS)
+tests_chart_png_count_SOURCES = tests/chart-png-count.c
+tests_chart_png_count_LDADD = $(CAIRO_LIBS)
+
 TESTS += tests/t-chart tests/charts-cli.sh tests/charts-report.sh \
 	tests/charts-browser.sh
 EXTRA_DIST += tests/charts-cli.sh tests/charts-report.sh \
