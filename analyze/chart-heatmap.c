@@ -123,6 +123,18 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 	free(seen);
 }
 
+/* Does any sample have a region without present pages (grey cells)? */
+static int
+has_no_data(const struct results *res)
+{
+	size_t i, n = (size_t)res->samples.n * res->nregions;
+
+	for (i = 0; i < n; i++)
+		if (res->present[i] == 0)
+			return (1);
+	return (0);
+}
+
 /* Region labels left of the rows, thinned when rows are low. */
 static void
 draw_row_labels(cairo_t *cr, const struct results *res, double x,
@@ -186,7 +198,7 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct results *res = run->res;
 	struct chart_axes a;
 	cairo_surface_t *cells;
-	double rh = row_height(res), top, left, y;
+	double rh = row_height(res), top, left, y, bar_h;
 	int first, r, cols;
 
 	(void)h;
@@ -231,8 +243,21 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 		chart_font(cr, CHART_FONT_SIZE, 0);
 		chart_text(cr, a.x + a.w / 2, a.y + a.h + 26, 0.5, 0, label);
 	}
-	chart_colorbar(cr, a.x + a.w + 16, a.y, 16, fmin(a.h, 320),
-	    "occupancy");
+	bar_h = fmin(a.h, 320);
+	if (has_no_data(res)) {
+		/* A grey swatch under the scale says what grey means. */
+		bar_h = fmin(a.h - 44, 320);
+		cairo_set_source_rgb(cr, ((HEAT_NO_DATA >> 16) & 0xff) / 255.0,
+		    ((HEAT_NO_DATA >> 8) & 0xff) / 255.0,
+		    (HEAT_NO_DATA & 0xff) / 255.0);
+		cairo_rectangle(cr, a.x + a.w + 16, a.y + bar_h + 14, 16, 12);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_font(cr, CHART_FONT_SIZE - 1, 0);
+		chart_text(cr, a.x + a.w + 16, a.y + bar_h + 28, 0, 0,
+		    "no pages");
+	}
+	chart_colorbar(cr, a.x + a.w + 16, a.y, 16, bar_h, "occupancy");
 }
 
 const struct chart_def chart_heatmap_def = {

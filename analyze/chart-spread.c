@@ -67,11 +67,17 @@ panel_legend(cairo_t *cr, const struct chart_axes *a,
 
 	chart_font(cr, CHART_FONT_SIZE, 0);
 	for (i = 0; i < n; i++) {
+		double dash[] = { 5, 3 };
+
+		cairo_save(cr);
 		chart_set_rgb(cr, chart_palette(lines[i].colour), 1);
 		cairo_set_line_width(cr, 2.5);
+		if (lines[i].dashed)
+			cairo_set_dash(cr, dash, 2, 0);
 		cairo_move_to(cr, a->x + a->w + 12, y + CHART_FONT_SIZE / 2);
 		cairo_line_to(cr, a->x + a->w + 30, y + CHART_FONT_SIZE / 2);
 		cairo_stroke(cr);
+		cairo_restore(cr);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		chart_text(cr, a->x + a->w + 36, y, 0, 0, lines[i].name);
 		y += CHART_FONT_SIZE * 1.6;

@@ -413,17 +413,35 @@ chart_bars_grouped(cairo_t *cr, const struct chart_axes *a, const double *v,
 	}
 }
 
-/* "r3 1.0-2.0 GiB": region number and physical range. */
+/* An address in the unit that reads best for it: "0", "4 KiB", "1.5 GiB". */
+static void
+format_address(char *buf, size_t len, double bytes, struct chart_scale *s)
+{
+	*s = chart_bytes_scale(bytes);
+	if (bytes == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.4g", bytes / s->div);
+}
+
+/* "r3 1-1.5 GiB", "r0 4 KiB-16 MiB": region number and physical range. */
 void
 chart_region_label(const struct results *res, int r, char *buf, size_t len)
 {
 	const struct results_region *rg = &res->regions[r];
-	double lo = (double)rg->start_pfn * res->page_size;
-	double hi = (double)rg->end_pfn * res->page_size;
-	struct chart_scale s = chart_bytes_scale(hi);
+	struct chart_scale slo, shi;
+	char lo[32], hi[32];
 
-	snprintf(buf, len, "r%d %.4g-%.4g %s", rg->region, lo / s.div,
-	    hi / s.div, s.unit);
+	format_address(lo, sizeof lo, (double)rg->start_pfn * res->page_size,
+	    &slo);
+	format_address(hi, sizeof hi, (double)rg->end_pfn * res->page_size,
+	    &shi);
+	if (rg->start_pfn == 0 || strcmp(slo.unit, shi.unit) == 0)
+		snprintf(buf, len, "r%d %s-%s %s", rg->region, lo, hi,
+		    shi.unit);
+	else
+		snprintf(buf, len, "r%d %s %s-%s %s", rg->region, lo, slo.unit,
+		    hi, shi.unit);
 }
 
 /* Turn a finished drawing's status into a cause. */
