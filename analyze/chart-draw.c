@@ -103,13 +103,59 @@ chart_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static int
+utf8_length(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return (1);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return (0);
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return (0);
+	return (n);
+}
+
+/*
+ * A copy of s with every byte that is not valid UTF-8 replaced by '?':
+ * names from CSV files are not checked on input, and cairo would put the
+ * whole drawing into an error state for one bad byte.
+ */
+char *
+chart_utf8_clean(const char *s)
+{
+	char *out = xstrdup(s);
+	size_t i = 0;
+	int n;
+
+	while (out[i] != '\0') {
+		if ((n = utf8_length((const unsigned char *)out + i)) == 0) {
+			out[i++] = '?';
+			continue;
+		}
+		i += n;
+	}
+	return (out);
+}
+
 /* Advance width of s in the current font. */
 double
 chart_text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t te;
+	char *clean = chart_utf8_clean(s);
 
-	cairo_text_extents(cr, s, &te);
+	cairo_text_extents(cr, clean, &te);
+	free(clean);
 	return (te.x_advance);
 }
 
@@ -122,13 +168,15 @@ chart_text(cairo_t *cr, double x, double y, double halign, double valign,
     const char *s)
 {
 	cairo_font_extents_t fe;
-	double w = chart_text_width(cr, s);
+	char *clean = chart_utf8_clean(s);
+	double w = chart_text_width(cr, clean);
 
 	cairo_font_extents(cr, &fe);
 	cairo_move_to(cr, x - w * halign,
 	    y + fe.ascent - (fe.ascent + fe.descent) * valign);
-	cairo_show_text(cr, s);
+	cairo_show_text(cr, clean);
 	cairo_new_path(cr);
+	free(clean);
 }
 
 /* Draw s rotated to read bottom-up, centred on (x, y). */

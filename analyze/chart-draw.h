@@ -48,6 +48,7 @@ uint32_t chart_viridis_pixel(double x);
 struct chart_rgb chart_palette(int i);
 void	 chart_set_rgb(cairo_t *cr, struct chart_rgb c, double alpha);
 
+char	*chart_utf8_clean(const char *s);
 void	 chart_font(cairo_t *cr, double size, int bold);
 double	 chart_text_width(cairo_t *cr, const char *s);
 void	 chart_text(cairo_t *cr, double x, double y, double halign,

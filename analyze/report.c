@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "chart.h"
+#include "chart-draw.h"
 #include "compare.h"
 #include "log.h"
 #include "output.h"
@@ -45,13 +46,19 @@ static const char report_style[] =
     "border:1px solid #ddd;margin:.3em 0}.sig{font-weight:bold;"
     "color:#a33}.note{color:#555;font-size:.9em}";
 
-/* Write s with &, <, >, " and ' escaped. */
+/*
+ * Write s with &, <, >, " and ' escaped, and bytes that are not UTF-8
+ * (names from CSV files are not checked on input) as '?'.
+ */
 static void
-html_text(FILE *f, const char *s)
+html_text(FILE *f, const char *text)
 {
-	if (s == NULL)
+	char *clean, *s;
+
+	if (text == NULL)
 		return;
-	for (; *s != '\0'; s++) {
+	clean = chart_utf8_clean(text);
+	for (s = clean; *s != '\0'; s++) {
 		switch (*s) {
 		case '&':
 			fputs("&amp;", f);
@@ -72,6 +79,7 @@ html_text(FILE *f, const char *s)
 			fputc(*s, f);
 		}
 	}
+	free(clean);
 }
 
 /* Write a relative URL: path bytes outside [A-Za-z0-9/._~-] as %XX. */

@@ -82,6 +82,19 @@ n=$(grep -c '<h2>Run ' "$WORK/g.html")
 [ "$n" -eq 6 ]
 ok $? "a section per run ($n)"
 
+# A workload name that is not UTF-8 is drawn and quoted as '?'.
+cp -r "$BASIC" "$WORK/u8"
+printf '19.500,release,bad\377\376name,1,0,1,100\n' >>"$WORK/u8/placement.csv"
+rb chart "$WORK/u8" --out "$WORK/u8c"
+expect_rc 0 "chart with a name that is not UTF-8"
+xmllint --noout "$WORK/u8c/placement.svg"
+ok $? "its placement.svg is well-formed"
+rb report "$WORK/u8" --out "$WORK/u8.html"
+expect_rc 0 "report with a name that is not UTF-8"
+xmllint --html --noout "$WORK/u8.html" >"$WORK/xml" 2>&1
+[ $? -eq 0 ] && [ ! -s "$WORK/xml" ] && grep -q 'bad??name' "$WORK/u8.html"
+ok $? "the report stays valid, the bad bytes shown as ?"
+
 # Bad input: exit 2, no file; unwritable output: exit 3.
 rb report "$WORK/nonexistent" --out "$WORK/bad.html"
 expect_rc 2 "a missing directory is exit 2"
