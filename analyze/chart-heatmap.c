@@ -22,13 +22,17 @@
 #define HEAT_NODE_GAP	6.0
 #define HEAT_NO_DATA	0xbdbdbdu	/* region absent or no pages */
 
-/* Height of one region row. */
+/*
+ * Height of one region row: whole units up to 160 regions, then a share
+ * of 720 units (the cells of several regions then meet in one pixel row,
+ * see fill_cells).
+ */
 static double
 row_height(const struct results *res)
 {
-	double rh = floor(480.0 / res->nregions);
-
-	return (fmin(40, fmax(3, rh)));
+	if (res->nregions > 160)
+		return (720.0 / res->nregions);
+	return (fmin(40, fmax(3, floor(480.0 / res->nregions))));
 }
 
 /* Number of node groups (regions are sorted by node). */
@@ -70,36 +74,39 @@ heatmap_size(const void *data, double *w, double *h)
 }
 
 /*
- * Fill cells (cols x regions from r0, RGB24) with the mean occupancy of
- * the samples each column covers; a column no sample falls into repeats
- * the one before it.
+ * Fill cells (cols x rows, RGB24) for the count regions from r0 with the
+ * mean occupancy of the samples each column covers; a column no sample
+ * falls into repeats the one before it.  With fewer rows than regions,
+ * each row is the mean of the regions it covers.
  */
 static void
 fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
-    double t1, int r0)
+    double t1, int r0, int count)
 {
 	const struct results *res = run->res;
 	const struct results_times *tm = &res->samples;
 	int cols = cairo_image_surface_get_width(cells);
 	int nr = cairo_image_surface_get_height(cells), stride, s, r, c, col;
-	int all = res->nregions;
+	int all = res->nregions, *row_of = xcalloc(count, sizeof *row_of);
 	double *sum = xcalloc((size_t)cols * nr, sizeof *sum), dt;
 	int *cnt = xcalloc((size_t)cols * nr, sizeof *cnt);
 	int *seen = xcalloc(cols, sizeof *seen);
 	unsigned char *px;
 	uint32_t *row, v;
 
+	for (r = 0; r < count; r++)
+		row_of[r] = (int)((long)r * nr / count);
 	dt = (t1 - t0) / cols;
 	for (s = 0; s < tm->n; s++) {
 		col = (int)floor((tm->t[s] - t0) / dt);
 		col = col < 0 ? 0 : col >= cols ? cols - 1 : col;
 		seen[col] = 1;
-		for (r = 0; r < nr; r++) {
+		for (r = 0; r < count; r++) {
 			if (res->present[(size_t)s * all + r0 + r] == 0)
 				continue;
-			sum[(size_t)col * nr + r] +=
+			sum[(size_t)col * nr + row_of[r]] +=
 			    run->m->occupancy[(size_t)s * all + r0 + r];
-			cnt[(size_t)col * nr + r]++;
+			cnt[(size_t)col * nr + row_of[r]]++;
 		}
 	}
 	cairo_surface_flush(cells);
@@ -118,6 +125,7 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 		}
 	}
 	cairo_surface_mark_dirty(cells);
+	free(row_of);
 	free(sum);
 	free(cnt);
 	free(seen);
@@ -199,7 +207,7 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 	struct chart_axes a;
 	cairo_surface_t *cells;
 	double rh = row_height(res), top, left, y, bar_h;
-	int first, r, cols;
+	int first, r, cols, rows;
 
 	(void)h;
 	chart_background(cr, w, h);
@@ -222,9 +230,10 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 		if (r < res->nregions &&
 		    res->regions[r].node == res->regions[first].node)
 			continue;
+		rows = (int)fmin(r - first, fmax(1, round((r - first) * rh)));
 		cells = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols,
-		    r - first);
-		fill_cells(run, cells, a.x0, a.x1, first);
+		    rows);
+		fill_cells(run, cells, a.x0, a.x1, first, r - first);
 		chart_image_nearest(cr, cells, a.x, y, a.w, (r - first) * rh);
 		cairo_surface_destroy(cells);
 		y += (r - first) * rh + HEAT_NODE_GAP;

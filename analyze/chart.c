@@ -377,7 +377,7 @@ chart_region_axis(cairo_t *cr, const struct results *res,
 			    res->regions[r].region);
 		else
 			snprintf(buf, sizeof buf, "%d", res->regions[r].region);
-		if (x - chart_text_width(cr, buf) / 2 < right + 4)
+		if (x - chart_text_width(cr, buf) / 2 < right + 10)
 			continue;
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		chart_text(cr, x, a->y + a->h + 5, 0.5, 0, buf);

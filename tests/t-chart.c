@@ -249,6 +249,66 @@ test_long(const char *tmp)
 	free(dir);
 }
 
+/*
+ * 400 regions: more than fit one per pixel row.  The first 200 are full,
+ * the rest empty; rows share pixels, the chart keeps a bounded height, and
+ * the top and bottom of the plot still show full and empty.
+ */
+static void
+test_many(const char *tmp)
+{
+	cairo_surface_t *img;
+	char *dir = xasprintf("%s/many", tmp), *path, *cause = NULL;
+	FILE *f;
+	int r, s, rc;
+	uint32_t w = 0, h = 0;
+
+	mkdir(dir, 0777);
+	path = xasprintf("%s/meta.json", dir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema_version\": 1, \"page_size\": 4096}\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/regions.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "node,region,zone,start_pfn,spanned_pages,present_pages,"
+	    "managed_pages\n");
+	for (r = 0; r < 400; r++)
+		fprintf(f, "0,%d,Normal,%d,1000,1000,1000\n", r, r * 1000);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/samples.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,present_pages,free_pages\n");
+	for (s = 0; s < 20; s++)
+		for (r = 0; r < 400; r++)
+			fprintf(f, "%d.000,sample,0,%d,Normal,1000,%d\n", s, r,
+			    r < 200 ? 0 : 1000);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/out", tmp);
+	rc = chart_all(dir, path, CHART_PNG, NULL, &cause);
+	tap_ok(rc == 0, "400 regions chart%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	free(path);
+	path = xasprintf("%s/out/heatmap.png", tmp);
+	rc = png_size(path, &w, &h);
+	tap_ok(rc == 0 && h < 1000, "400 regions stay under 1000 px high "
+	    "(%u)", h);
+	img = cairo_image_surface_create_from_png(path);
+	if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+		/* Plot from y = 90 (title 56 + labels 34), 720 high. */
+		tap_ok(rgb_near(pixel(img, 500, 92), chart_viridis_pixel(1), 2),
+		    "top rows are full (%06x)", pixel(img, 500, 92));
+		tap_ok(rgb_near(pixel(img, 500, 805), chart_viridis_pixel(0),
+		    2), "bottom rows are empty (%06x)", pixel(img, 500, 805));
+	} else
+		tap_ok(0, "400 regions heatmap reads back");
+	cairo_surface_destroy(img);
+	free(path);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -262,6 +322,7 @@ main(void)
 	test_draw();
 	test_basic(data, tmp);
 	test_long(tmp);
+	test_many(tmp);
 	cmd = xasprintf("rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		tap_diag("could not remove %s", tmp);
