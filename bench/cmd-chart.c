@@ -12,6 +12,7 @@
 
 #include "chart.h"
 #include "command.h"
+#include "compare.h"
 #include "results.h"
 #include "log.h"
 
@@ -41,8 +42,8 @@ cmd_chart_exec(int argc, char **argv)
 {
 	struct chart_settings set = { 0 };
 	unsigned formats;
-	char *cause = NULL, *outdir, **paths;
-	int first, rc, i;
+	char *cause = NULL, *outdir, **paths, **runs = NULL;
+	int first, rc, i, nruns = 0;
 
 	command_parse(&cmd_chart_entry, &set, argc, argv, &first);
 	if (argc - first != 1) {
@@ -54,6 +55,17 @@ cmd_chart_exec(int argc, char **argv)
 		die(-rc, "chart: %s", cause);
 	outdir = set.out != NULL ? xstrdup(set.out) :
 	    xasprintf("%s/charts", argv[first]);
+	if (set.compare.n == 0 && !results_is_run_dir(argv[first]) &&
+	    compare_run_dirs(argv[first], &runs, &nruns, &cause) == 0) {
+		for (i = 0; i < nruns; i++)
+			free(runs[i]);
+		free(runs);
+		die(RB_EXIT_INPUT, "chart: %s is a group of %d run%s, not one "
+		    "run: chart one of them, or the group with --compare",
+		    argv[first], nruns, nruns == 1 ? "" : "s");
+	}
+	free(cause);
+	cause = NULL;
 	if (set.compare.n == 0 || results_is_run_dir(argv[first])) {
 		if ((rc = chart_all(argv[first], outdir, formats, stdout,
 		    &cause)) != 0)

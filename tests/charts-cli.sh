@@ -86,6 +86,9 @@ rb chart "$WORK/vanilla/1" --compare "$WORK/patched" --out "$WORK/cmp2" \
 expect_rc 0 "a run compared with a group"
 [ -f "$WORK/cmp2/heatmap.png" ] && [ -f "$WORK/cmp2/compare.png" ]
 ok $? "the run's charts and the compare chart"
+rb chart "$WORK/vanilla" --out "$WORK/grp"
+expect_rc 2 "a group alone is refused"
+expect_err "group of 3 runs.*--compare" "the message says how to chart a group"
 rb chart "$WORK/vanilla" --compare "$WORK/nonexistent" --out "$WORK/cmp3"
 expect_rc 2 "compare with a missing directory is exit 2"
 
