@@ -61,7 +61,7 @@ struct compare_set {
 /* One group against the baseline for one key. */
 struct compare_cell {
 	struct stats_desc desc;
-	double		 change_pct;	/* NAN when the baseline mean is 0 */
+	double		 change_pct;	/* NAN: baseline mean 0 */
 	int		 tested;	/* both groups have >= 2 runs */
 	double		 p;		/* NAN unless tested */
 	int		 significant;

@@ -13,8 +13,8 @@
 struct gate_rule {
 	char		*name;		/* the INI section */
 	char		*metric;	/* fnmatch pattern; default: name */
-	char		*phase;		/* fnmatch pattern; default "*" */
-	char		*unit;		/* fnmatch pattern; default "*" */
+	char		*phase;		/* pattern; default "*" */
+	char		*unit;		/* pattern; default "*" */
 	int		 better_lower;	/* -1 until set */
 	double		 max_change;	/* NAN until set */
 	int		 percent;	/* max_change is a percentage */
@@ -30,11 +30,11 @@ struct gate_rules {
 /* One rule applied to one (phase, metric). */
 struct gate_result {
 	const struct gate_rule	*rule;
-	const struct compare_key *key;	/* NULL: the rule matched nothing */
+	const struct compare_key *key;	/* NULL: matched nothing */
 	struct stats_desc	 base;
 	struct stats_desc	 cand;
-	double			 worse;		/* > 0: candidate is worse */
-	double			 worse_pct;	/* NAN unless base mean != 0 */
+	double			 worse;		/* > 0: worse */
+	double			 worse_pct;	/* of the baseline */
 	int			 tested;
 	double			 p;
 	int			 failed;

@@ -89,7 +89,8 @@ metrics_samples(struct metrics *m)
 	const struct results_times *tm = &res->samples;
 	double *used_v, *active_v, *empty_v, *bytes_v, *ideal_v, *spread_v;
 	double *unmov_v = NULL, **occ_v;
-	uint64_t *sorted, *last_present, used_total, held, tol, unmov;
+	uint64_t *sorted, *last_present, used_total, used_active, held, tol;
+	uint64_t unmov;
 	size_t at;
 	int s, r, i, ideal = 0, active, nempty, same;
 
@@ -117,7 +118,7 @@ metrics_samples(struct metrics *m)
 		const uint64_t *present = res->present +
 		    (size_t)s * res->nregions;
 
-		used_total = 0;
+		used_total = used_active = 0;
 		active = nempty = 0;
 		held = 0;
 		unmov = 0;
@@ -127,12 +128,16 @@ metrics_samples(struct metrics *m)
 			m->occupancy[at] = present[r] > 0 ?
 			    (double)res->used[at] / present[r] : 0.0;
 			occ_v[r][s] = m->occupancy[at];
-			if (res->used[at] <= tol) {
+			if (present[r] == 0 && res->used[at] == 0) {
+				/* A hole (no memory there): neither. */
+			} else if (res->used[at] <= tol) {
 				m->empty[at] = 1;
 				nempty++;
 				held += present[r];
-			} else
+			} else {
 				active++;
+				used_active += res->used[at];
+			}
 			if (unmov_v != NULL && res->cls[RESULTS_SLAB][at] +
 			    res->cls[RESULTS_PGTABLE][at] +
 			    res->cls[RESULTS_OTHER][at] > tol)
@@ -147,7 +152,11 @@ metrics_samples(struct metrics *m)
 			    u64_desc);
 			last_present = (uint64_t *)present;
 		}
-		if (used_total == 0)
+		/*
+		 * Pages the tolerance lets an empty region keep are left out
+		 * here too, so that ideal <= active and spread >= 1.
+		 */
+		if (used_active == 0)
 			ideal = 0;
 		else {
 			uint64_t sum = 0;
@@ -155,7 +164,7 @@ metrics_samples(struct metrics *m)
 			ideal = res->nregions;
 			for (i = 0; i < res->nregions; i++) {
 				sum += sorted[i];
-				if (sum >= used_total) {
+				if (sum >= used_active) {
 					ideal = i + 1;
 					break;
 				}

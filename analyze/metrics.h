@@ -14,7 +14,7 @@
 /* How to compute. */
 struct metrics_options {
 	uint64_t	 empty_tolerance;	/* pages; empty when used <= */
-	double		 placement_min_share;	/* 0.01: counts as placed */
+	double		 placement_min_share;	/* 0.01 */
 };
 
 /*
@@ -34,7 +34,7 @@ struct metrics {
 	const struct results	*res;
 	struct metrics_options	 opt;
 	/* per sample, per region: [sample * nregions + region] */
-	double			*occupancy;	/* used / present, 0 if none */
+	double			*occupancy;	/* used / present */
 	unsigned char		*empty;
 	struct metric_series	*series;
 	int			 nseries;

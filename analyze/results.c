@@ -40,15 +40,16 @@ struct reader {
 	const char		*path;
 	const struct column	*cols;
 	int			 ncols;
-	int			 map[MAX_COLUMNS];	/* file column -> slot */
-	int			 nfile;		/* columns in the header */
-	int			 field;		/* current field in the row */
+	/* file column -> slot; slot -> offset and length in the arena */
+	int			 map[MAX_COLUMNS];
+	int			 nfile;		/* header columns */
+	int			 field;		/* field in the row */
 	int			 header_done;
 	long			 line;
 	char			*arena;
 	size_t			 arena_len;
 	size_t			 arena_size;
-	size_t			 off[MAX_COLUMNS];	/* slot -> arena offset */
+	size_t			 off[MAX_COLUMNS];
 	size_t			 len[MAX_COLUMNS];
 	int			 have[MAX_COLUMNS];
 	row_fn			 row;
@@ -56,8 +57,8 @@ struct reader {
 	int			 rc;
 	char			*cause;
 	long			 rows;
-	int			 tolerate_cut;	/* run did not complete */
-	int			 cut;		/* a cut-off last row was dropped */
+	int			 tolerate_cut;	/* run incomplete */
+	int			 cut;		/* dropped a cut row */
 };
 
 /* Record an error once; later rows are ignored. */
@@ -477,6 +478,16 @@ grow_u64(uint64_t *p, int old_alloc, int alloc, size_t width)
 	return (p);
 }
 
+/*
+ * Grow without zeroing: for the big samples arrays each slot is zeroed when
+ * it is opened, so no memory is touched twice (this matters at 1.8 M rows).
+ */
+static uint64_t *
+grow_raw(uint64_t *p, int alloc, size_t width)
+{
+	return (xreallocarray(p, (size_t)alloc * width, sizeof *p));
+}
+
 /* Hand-off state for rows that need to remember the previous region. */
 struct row_ctx {
 	struct results	*res;
@@ -487,6 +498,7 @@ struct row_ctx {
 	int		 classes_seen;
 	int		 classes_missing;
 	int		*rows_per_slot;
+	int		 zeroed;	/* slots cleared so far */
 };
 
 /* ---- regions.csv ---- */
@@ -583,16 +595,14 @@ samples_row(struct reader *rd, void *opaque)
 	if ((s = times_slot(rd, res, tm, S_T, S_PHASE, &grown)) < 0)
 		return (0);
 	if (grown) {
-		res->present = grow_u64(res->present, ctx->old_alloc,
-		    tm->alloc, res->nregions);
-		res->free = grow_u64(res->free, ctx->old_alloc, tm->alloc,
+		res->present = grow_raw(res->present, tm->alloc,
 		    res->nregions);
-		res->used = grow_u64(res->used, ctx->old_alloc, tm->alloc,
-		    res->nregions);
+		res->free = grow_raw(res->free, tm->alloc, res->nregions);
+		res->used = grow_raw(res->used, tm->alloc, res->nregions);
 		for (c = 0; c < RESULTS_NCLASSES; c++)
 			if (res->cls[c] != NULL)
-				res->cls[c] = grow_u64(res->cls[c],
-				    ctx->old_alloc, tm->alloc, res->nregions);
+				res->cls[c] = grow_raw(res->cls[c], tm->alloc,
+				    res->nregions);
 		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
 		    tm->alloc, sizeof *ctx->rows_per_slot);
 		memset(ctx->rows_per_slot + ctx->old_alloc, 0, (tm->alloc -
@@ -605,6 +615,18 @@ samples_row(struct reader *rd, void *opaque)
 	if (field_u64(rd, S_PRESENT, 0, &present) != 0 ||
 	    field_u64(rd, S_FREE, 0, &free_pages) != 0)
 		return (0);
+	if (s >= ctx->zeroed) {
+		at = (size_t)s * res->nregions;
+		memset(res->present + at, 0, res->nregions *
+		    sizeof *res->present);
+		memset(res->free + at, 0, res->nregions * sizeof *res->free);
+		memset(res->used + at, 0, res->nregions * sizeof *res->used);
+		for (c = 0; c < RESULTS_NCLASSES; c++)
+			if (res->cls[c] != NULL)
+				memset(res->cls[c] + at, 0, res->nregions *
+				    sizeof *res->cls[c]);
+		ctx->zeroed = s + 1;
+	}
 	ctx->rows_per_slot[s]++;
 	at = (size_t)s * res->nregions + r;
 	res->present[at] += present;
@@ -646,11 +668,15 @@ buddy_row(struct reader *rd, void *opaque)
 
 	if ((s = times_slot(rd, res, &res->buddy, 0, 1, &grown)) < 0)
 		return (0);
-	if (grown) {
-		res->buddy_blocks = grow_u64(res->buddy_blocks,
-		    ctx->old_alloc, res->buddy.alloc,
-		    (size_t)res->nregions * RESULTS_MAX_ORDER);
-		ctx->old_alloc = res->buddy.alloc;
+	if (grown)
+		res->buddy_blocks = grow_raw(res->buddy_blocks,
+		    res->buddy.alloc, (size_t)res->nregions *
+		    RESULTS_MAX_ORDER);
+	if (s >= ctx->zeroed) {
+		memset(res->buddy_blocks + (size_t)s * res->nregions *
+		    RESULTS_MAX_ORDER, 0, (size_t)res->nregions *
+		    RESULTS_MAX_ORDER * sizeof *res->buddy_blocks);
+		ctx->zeroed = s + 1;
 	}
 	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
 	    &ctx->last_region, &ctx->last_index)) < 0 ||
@@ -988,18 +1014,29 @@ results_is_run_dir(const char *dir)
 	return (yes);
 }
 
-/* Time the phase ended (its phase_end event), or NAN when not recorded. */
+/*
+ * Time the phase ended: its phase_end event, else a stop, interrupted or
+ * failed event of that phase (`sample` writes only stop), or NAN.
+ */
 double
 results_phase_end(const struct results *res, int phase)
 {
+	const struct results_event *e;
+	double end = NAN;
 	int i;
 
 	for (i = 0; i < res->nevents; i++) {
-		if (res->events[i].phase == phase &&
-		    strcmp(res->events[i].event, "phase_end") == 0)
-			return (res->events[i].t);
+		e = &res->events[i];
+		if (e->phase != phase)
+			continue;
+		if (strcmp(e->event, "phase_end") == 0)
+			return (e->t);
+		if (isnan(end) && (strcmp(e->event, "stop") == 0 ||
+		    strcmp(e->event, "interrupted") == 0 ||
+		    strcmp(e->event, "failed") == 0))
+			end = e->t;
 	}
-	return (NAN);
+	return (end);
 }
 
 /*

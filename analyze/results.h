@@ -59,7 +59,7 @@ struct results_event {
 	double		 t;
 	char		*event;
 	char		*detail;
-	int		 phase;		/* -1 when the row names none */
+	int		 phase;		/* -1: none */
 };
 
 struct results {
@@ -85,17 +85,19 @@ struct results {
 	struct results_times samples;
 	uint64_t	*present;	/* [sample * nregions + region] */
 	uint64_t	*free;
-	uint64_t	*used;		/* max(0, present - free) per zone, summed */
-	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL unless all known */
+	/* max(0, present - free) per zone, summed over the zones */
+	uint64_t	*used;
+	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL: unknown */
 
 	/* buddy.csv: free blocks per order */
 	struct results_times buddy;
 	int		 buddy_orders;	/* highest order seen + 1 */
-	uint64_t	*buddy_blocks;	/* [(s * nregions + r) * MAX_ORDER + o] */
+	/* [(s * nregions + r) * RESULTS_MAX_ORDER + order] */
+	uint64_t	*buddy_blocks;
 
 	/* pageblocks.csv */
 	struct results_times pageblocks;
-	uint64_t	*pb_unmovable;	/* Unmovable + Reclaimable blocks */
+	uint64_t	*pb_unmovable;	/* Unmovable + Reclaimable */
 	uint64_t	*pb_total;
 
 	/* pagetype.csv: free pages of unmovable/reclaimable types */
@@ -106,7 +108,8 @@ struct results {
 	struct results_times placement;
 	char		**workloads;
 	int		 nworkloads;
-	uint64_t	*placement_pages;	/* [(s * nworkloads + w) * nregions + r] */
+	/* [(s * nworkloads + w) * nregions + r] */
+	uint64_t	*placement_pages;
 
 	struct results_workload_row *wl_rows;
 	int		 nwl_rows;
@@ -114,13 +117,14 @@ struct results {
 	struct results_event *events;
 	int		 nevents;
 
-	long		 rows_read;	/* every CSV data row, for perf */
+	long		 rows_read;	/* CSV data rows */
 };
 
 int	 results_load(const char *dir, struct results **out, char **cause);
 void	 results_free(struct results *res);
 int	 results_phase_index(const struct results *res, const char *name);
-int	 results_region_index(const struct results *res, int node, int region);
+int	 results_region_index(const struct results *res, int node,
+	     int region);
 int	 results_is_run_dir(const char *dir);
 double	 results_phase_end(const struct results *res, int phase);
 const uint64_t *results_buddy_at(const struct results *res, int s, int r);

@@ -10,10 +10,10 @@
 struct stats_desc {
 	int		 n;
 	double		 mean;
-	double		 stddev;	/* sample (n - 1); NAN when n < 2 */
+	double		 stddev;	/* n - 1; NAN when n < 2 */
 	double		 min;
 	double		 max;
-	double		 ci_low;	/* 95% Student t; NAN when n < 2 */
+	double		 ci_low;	/* Student t; NAN if n < 2 */
 	double		 ci_high;
 };
 

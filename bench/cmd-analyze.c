@@ -37,11 +37,10 @@ static const char *const table_choices[] = { "summary", "seed", NULL };
 static const struct opt_def analyze_options[] = {
 	{ "format", OPT_ENUM, offsetof(struct analyze_settings, format),
 	    "FORMAT", "text", 0, 0, format_choices,
-	    "output: text, csv, json or markdown" },
+	    "output format" },
 	{ "table", OPT_ENUM, offsetof(struct analyze_settings, table),
 	    "TABLE", "summary", 0, 0, table_choices,
-	    "summary (metrics per phase) or seed (free pages per region at "
-	    "each checkpoint)" },
+	    "metrics per phase, or free pages per region at each checkpoint" },
 	{ "empty-tolerance", OPT_U64,
 	    offsetof(struct analyze_settings, empty_tolerance), "PAGES", "0",
 	    0, 0, NULL, "a region with at most PAGES used pages is empty" },
@@ -108,7 +107,8 @@ power_load(const char *path, struct power_model *pm)
 		    pm->bad : "expected key = value");
 	if (!pm->have_self_refresh || !pm->have_powered_down)
 		die(RB_EXIT_INPUT, "%s: [power] needs both "
-		    "self_refresh_mw_per_gib and powered_down_mw_per_gib", path);
+		    "self_refresh_mw_per_gib and powered_down_mw_per_gib",
+		    path);
 	if (pm->powered_down_mw_per_gib > pm->self_refresh_mw_per_gib)
 		die(RB_EXIT_INPUT, "%s: powered_down_mw_per_gib is larger "
 		    "than self_refresh_mw_per_gib", path);
@@ -266,7 +266,8 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.1fM", v / (1024 * 1024));
 	else if (strcmp(unit, "ratio") == 0)
 		snprintf(buf, len, "%.4f", v);
-	else if (v == floor(v) && fabs(v) < 1e12)
+	else if ((v == floor(v) && fabs(v) < 1e12) ||
+	    (fabs(v) >= 1e4 && fabs(v) < 1e12))
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
@@ -359,7 +360,8 @@ print_phase(const struct results *res, const struct metrics *m,
 		    "  %-8s %-25s %12.1f %12.1f %9.4f  %s\n",
 		    res->regions[i].name, range, res->present[at] * mib,
 		    res->used[at] * mib, m->occupancy[at],
-		    m->empty[at] ? "empty" : "active");
+		    m->empty[at] ? "empty" : res->present[at] == 0 &&
+		    res->used[at] == 0 ? "hole" : "active");
 	}
 }
 
@@ -433,6 +435,14 @@ seed_columns(const struct results *res, struct seed_col **out)
 	return (n);
 }
 
+/* Free pages of region i at seed column c. */
+static unsigned long long
+seed_free(const struct results *res, const struct seed_col *cols, int c,
+    int i)
+{
+	return (res->free[(size_t)cols[c].sample * res->nregions + i]);
+}
+
 /* Row heading of region i: "Region 3", or "Node 1 Region 3". */
 static void
 seed_row_name(const struct results *res, int i, char *buf, size_t len)
@@ -476,9 +486,8 @@ print_seed(const struct results *res, int format)
 		if ((int)strlen(name) > namew)
 			namew = strlen(name);
 		for (c = 0; c < n; c++) {
-			snprintf(num, sizeof num, "%llu", (unsigned long long)
-			    res->free[(size_t)cols[c].sample * res->nregions +
-			    i]);
+			snprintf(num, sizeof num, "%llu",
+			    seed_free(res, cols, c, i));
 			if ((int)strlen(num) > w[c])
 				w[c] = strlen(num);
 		}
@@ -495,8 +504,7 @@ print_seed(const struct results *res, int format)
 			printf("%d,%d", res->regions[i].node,
 			    res->regions[i].region);
 			for (c = 0; c < n; c++)
-				printf(",%llu", (unsigned long long)res->free[
-				    (size_t)cols[c].sample * res->nregions + i]);
+				printf(",%llu", seed_free(res, cols, c, i));
 			putchar('\n');
 		}
 		break;
@@ -523,9 +531,8 @@ print_seed(const struct results *res, int format)
 			    json_integer(res->regions[i].region));
 			jfree = json_array();
 			for (c = 0; c < n; c++)
-				json_array_append_new(jfree, json_integer(
-				    res->free[(size_t)cols[c].sample *
-				    res->nregions + i]));
+				json_array_append_new(jfree,
+				    json_integer(seed_free(res, cols, c, i)));
 			json_object_set_new(jrow, "free_pages", jfree);
 			json_array_append_new(jrows, jrow);
 		}
@@ -547,8 +554,7 @@ print_seed(const struct results *res, int format)
 			seed_row_name(res, i, name, sizeof name);
 			printf("| %s |", name);
 			for (c = 0; c < n; c++)
-				printf(" %llu |", (unsigned long long)res->free[
-				    (size_t)cols[c].sample * res->nregions + i]);
+				printf(" %llu |", seed_free(res, cols, c, i));
 			putchar('\n');
 		}
 		break;
@@ -564,9 +570,8 @@ print_seed(const struct results *res, int format)
 			seed_row_name(res, i, name, sizeof name);
 			printf("\t| %-*s |", namew, name);
 			for (c = 0; c < n; c++)
-				printf(" %-*llu |", w[c], (unsigned long long)
-				    res->free[(size_t)cols[c].sample *
-				    res->nregions + i]);
+				printf(" %-*llu |", w[c],
+				    seed_free(res, cols, c, i));
 			putchar('\n');
 		}
 		seed_rule(namew, w, n);

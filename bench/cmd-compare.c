@@ -45,10 +45,10 @@ static const struct opt_def compare_options[] = {
 	    "group the others are compared against (default: the first)" },
 	{ "format", OPT_ENUM, offsetof(struct compare_settings, format),
 	    "FORMAT", "text", 0, 0, format_choices,
-	    "output: text, csv, json or markdown" },
+	    "output format" },
 	{ "test", OPT_ENUM, offsetof(struct compare_settings, test), "TEST",
 	    "welch", 0, 0, test_choices,
-	    "significance test: welch (t-test) or mann-whitney (ranks)" },
+	    "significance test: Welch's t-test or Mann-Whitney U" },
 	{ "alpha", OPT_STRING, offsetof(struct compare_settings, alpha), "P",
 	    "0.05", 0, 0, NULL, "significance level" },
 	{ "force", OPT_FLAG, offsetof(struct compare_settings, force), NULL,
@@ -125,6 +125,48 @@ change_text(char *buf, size_t len, const struct compare_cell *c, int base)
 		snprintf(buf, len, "(%7.2f%%)", c->change_pct);
 }
 
+/* The text of statistic row `stat` for one group. */
+static void
+stat_cell(char *cell, size_t len, int stat, const struct compare_cell *c,
+    int is_base)
+{
+	const struct stats_desc *d = &c->desc;
+	char a[32], b[32];
+
+	switch (stat) {
+	case 0:
+		num(a, sizeof a, d->mean);
+		change_text(b, sizeof b, c, is_base);
+		snprintf(cell, len, "%s %s", a, b);
+		break;
+	case 1:
+		num(cell, len, d->stddev);
+		break;
+	case 2:
+		if (isnan(d->ci_low))
+			snprintf(cell, len, "-");
+		else {
+			num(a, sizeof a, (d->ci_high - d->ci_low) / 2);
+			snprintf(cell, len, "+-%s", a);
+		}
+		break;
+	case 3:
+		num(cell, len, d->min);
+		break;
+	case 4:
+		num(cell, len, d->max);
+		break;
+	default:
+		if (is_base)
+			snprintf(cell, len, " ");
+		else if (!c->tested)
+			snprintf(cell, len, "n<2");
+		else
+			snprintf(cell, len, "%.4g", c->p);
+		break;
+	}
+}
+
 #define COLW 24
 
 /* mmtests-style text: rows of statistics, one column per group. */
@@ -137,7 +179,7 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 	struct compare_cell *cells;
 	const struct compare_key *k;
 	const char *phase = NULL;
-	char a[32], b[32], cell[64];
+	char cell[64];
 	int i, g, s;
 
 	cells = xcalloc(set->ngroups, sizeof *cells);
@@ -151,7 +193,7 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 			printf("---:|");
 		putchar('\n');
 	} else {
-		printf("%-9s %-34s", "", "");
+		printf("%-9s %-40s", "", "");
 		for (g = 0; g < set->ngroups; g++)
 			printf(" %*s", COLW, set->groups[g].name);
 		putchar('\n');
@@ -173,48 +215,10 @@ print_text(const struct compare_set *set, int base, int all, int markdown)
 				printf("| %s | `%s` | %s |", k->phase,
 				    k->metric, stats[s]);
 			else
-				printf("%-9s %-34.34s", stats[s], k->metric);
+				printf("%-9s %-40s", stats[s], k->metric);
 			for (g = 0; g < set->ngroups; g++) {
-				const struct stats_desc *d = &cells[g].desc;
-
-				switch (s) {
-				case 0:
-					num(a, sizeof a, d->mean);
-					change_text(b, sizeof b, &cells[g],
-					    g == base);
-					snprintf(cell, sizeof cell, "%s %s",
-					    a, b);
-					break;
-				case 1:
-					num(cell, sizeof cell, d->stddev);
-					break;
-				case 2:
-					if (isnan(d->ci_low))
-						snprintf(cell, sizeof cell, "-");
-					else {
-						num(a, sizeof a, (d->ci_high -
-						    d->ci_low) / 2);
-						snprintf(cell, sizeof cell,
-						    "+-%s", a);
-					}
-					break;
-				case 3:
-					num(cell, sizeof cell, d->min);
-					break;
-				case 4:
-					num(cell, sizeof cell, d->max);
-					break;
-				default:
-					if (g == base)
-						snprintf(cell, sizeof cell, " ");
-					else if (!cells[g].tested)
-						snprintf(cell, sizeof cell,
-						    "n<2");
-					else
-						snprintf(cell, sizeof cell,
-						    "%.4g", cells[g].p);
-					break;
-				}
+				stat_cell(cell, sizeof cell, s, &cells[g],
+				    g == base);
 				if (markdown)
 					printf(" %s |", cell);
 				else
@@ -456,7 +460,7 @@ const struct command_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "DIR... [--group-by dir|label|kernel] [--baseline GROUP] "
 	    "[--format text|csv|json|markdown] [--test welch|mann-whitney] "
-	    "[--alpha P] [--force]",
+	    "[--alpha P] [--force] [--all]",
 	.summary = "compare groups of runs with statistics",
 	.description = "Each DIR is a results directory or a directory of "
 	    "them (as run --repeat makes), which counts as one group.  For "

@@ -47,7 +47,7 @@ static const struct opt_def gate_options[] = {
 	    "stdout)" },
 	{ "test", OPT_ENUM, offsetof(struct gate_settings, test), "TEST",
 	    "welch", 0, 0, test_choices,
-	    "significance test: welch or mann-whitney" },
+	    "significance test: Welch's t-test or Mann-Whitney U" },
 	{ "force", OPT_FLAG, offsetof(struct gate_settings, force), NULL,
 	    NULL, 0, 0, NULL,
 	    "judge runs from different hosts, region or page sizes" },

@@ -7,10 +7,16 @@
  * per-phase means.  Medians of 5.  Prints key=value lines:
  *   analyze_seconds      whole `regionbench analyze DIR --format csv`
  *   analyze_rows_per_s   CSV rows read per second by that command
- *   analyze_vs_pandas    pandas seconds / analyze seconds (> 1: faster)
+ *   analyze_cpu_seconds  its user + system CPU time (steadier when the
+ *                        host is busy)
+ *   analyze_vs_pandas    pandas seconds / analyze seconds (> 1: faster),
+ *                        and analyze_vs_pandas_cpu the same in CPU time
+ * "perf-analyze --generate DIR" only writes the run into DIR (which must
+ * exist), for profiling.
  */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -27,7 +33,7 @@
 #define REGIONS		50
 #define HZ		10
 #define SECONDS		3600
-#define PRESENT		131072		/* 512 MiB of 4 KiB pages */
+#define PRESENT		131072	/* 512 MiB of 4 KiB pages */
 #define ORDERS		11
 #define ROUNDS		5
 
@@ -41,7 +47,7 @@ gen_used(int r, double t)
 	level = (phase < 0.5 ? phase * 2 : (1 - phase) * 2) * 0.6 * REGIONS;
 	level += 0.05 * REGIONS * sin(t / 7.0);
 	if (level <= r)
-		return (r % 7 == 0 ? 300 : 0);	/* a little kernel residue */
+		return (r % 7 == 0 ? 300 : 0);	/* kernel residue */
 	if (level >= r + 1)
 		return (PRESENT - 100 * (r % 3));
 	return ((uint64_t)((level - r) * PRESENT));
@@ -99,8 +105,9 @@ gen_results(const char *dir)
 		for (r = 0; r < REGIONS; r++) {
 			used = gen_used(r, t);
 			free_pages = PRESENT - used;
-			fprintf(samples, "%.3f,%s,0,%d,Normal,%d,%llu,%d,,,,,\n",
-			    t, phase, r, PRESENT, (unsigned long long)free_pages,
+			fprintf(samples,
+			    "%.3f,%s,0,%d,Normal,%d,%llu,%d,,,,,\n", t, phase,
+			    r, PRESENT, (unsigned long long)free_pages,
 			    PRESENT);
 			if (s % HZ != 0)
 				continue;
@@ -109,8 +116,8 @@ gen_results(const char *dir)
 			rest = free_pages - high * 1024;
 			for (o = 0; o < ORDERS; o++)
 				fprintf(buddy, "%.3f,%s,0,%d,Normal,%d,%llu\n",
-				    t, phase, r, o, (unsigned long long)(o == 10 ?
-				    high : o == 0 ? rest : 0));
+				    t, phase, r, o, (unsigned long long)
+				    (o == 10 ? high : o == 0 ? rest : 0));
 		}
 	}
 	if (fclose(samples) != 0 || fclose(buddy) != 0)
@@ -122,11 +129,15 @@ gen_results(const char *dir)
 	fclose(events);
 }
 
-/* Run argv with stdout to out (NULL: /dev/null); seconds, or -1. */
+/*
+ * Run argv with stdout to out (NULL: /dev/null); elapsed seconds, or -1.
+ * *cpu gets the child's user + system seconds (steadier on a busy host).
+ */
 static double
-run_timed(char *const argv[], const char *out)
+run_timed(char *const argv[], const char *out, double *cpu)
 {
 	uint64_t start = units_now_ns();
+	struct rusage ru;
 	int status, fd;
 	pid_t pid;
 
@@ -140,11 +151,14 @@ run_timed(char *const argv[], const char *out)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) == -1)
+	while (wait4(pid, &status, 0, &ru) == -1)
 		if (errno != EINTR)
-			die_errno(RB_EXIT_ENV, "waitpid");
+			die_errno(RB_EXIT_ENV, "wait4");
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return (-1);
+	if (cpu != NULL)
+		*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	return ((units_now_ns() - start) / 1e9);
 }
 
@@ -186,18 +200,24 @@ lookup(const char *path, const char *phase, const char *metric)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	static const char *const checks[][2] = {
-		{ "fill", "used_pages.mean" }, { "drain", "active_regions.mean" },
+		{ "fill", "used_pages.mean" },
+		{ "drain", "active_regions.mean" },
 		{ "fill", "usable_free_share.mean" }
 	};
 	const char *srcdir = TOP_SRCDIR;
 	char tmpl[] = "/tmp/rbperf.XXXXXX", *dir, *script, *summary, *pdout;
 	char *rb_argv[5], *py_argv[4];
-	double ta[ROUNDS], tp[ROUNDS], rows, a, p;
+	double ta[ROUNDS], tp[ROUNDS], ca[ROUNDS], cp[ROUNDS], rows, a, p;
 	int i, have_pandas, agree = 1;
 
+	/* "--generate DIR" only writes the run, for profiling by hand. */
+	if (argc == 3 && strcmp(argv[1], "--generate") == 0) {
+		gen_results(argv[2]);
+		return (0);
+	}
 	if ((dir = mkdtemp(tmpl)) == NULL)
 		die_errno(RB_EXIT_ENV, "mkdtemp");
 	gen_results(dir);
@@ -219,10 +239,10 @@ main(void)
 	    system("/usr/bin/python3 -c 'import pandas' 2>/dev/null") == 0;
 
 	/* Warm the page cache and check that both agree. */
-	if (run_timed(rb_argv, NULL) < 0)
+	if (run_timed(rb_argv, NULL, NULL) < 0)
 		die(RB_EXIT_FAIL, "regionbench analyze %s failed", dir);
 	if (have_pandas) {
-		if (run_timed(py_argv, pdout) < 0)
+		if (run_timed(py_argv, pdout, NULL) < 0)
 			die(RB_EXIT_FAIL, "%s failed", script);
 		for (i = 0; i < 3; i++) {
 			a = lookup(summary, checks[i][0], checks[i][1]);
@@ -236,17 +256,20 @@ main(void)
 		}
 	}
 	for (i = 0; i < ROUNDS; i++) {
-		ta[i] = run_timed(rb_argv, NULL);
+		ta[i] = run_timed(rb_argv, NULL, &ca[i]);
 		if (have_pandas)
-			tp[i] = run_timed(py_argv, NULL);
+			tp[i] = run_timed(py_argv, NULL, &cp[i]);
 	}
 	a = median(ta, ROUNDS);
 	printf("analyze_seconds=%.3f\n", a);
 	printf("analyze_rows_per_s=%.0f\n", rows / a);
+	printf("analyze_cpu_seconds=%.3f\n", median(ca, ROUNDS));
 	if (have_pandas) {
 		p = median(tp, ROUNDS);
 		printf("pandas_seconds=%.3f\n", p);
 		printf("analyze_vs_pandas=%.2f\n", p / a);
+		printf("analyze_vs_pandas_cpu=%.2f\n", median(cp, ROUNDS) /
+		    median(ca, ROUNDS));
 		printf("analyze_pandas_means_agree=%s\n", agree ? "yes" : "no");
 	} else
 		printf("# analyze_vs_pandas skipped: /usr/bin/python3 cannot "
