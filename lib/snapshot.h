@@ -44,6 +44,7 @@ struct snap_entry {
 	uint64_t	 managed;	/* SNAP_UNKNOWN before 3.8 */
 	uint64_t	 free_pages;
 	uint64_t	 pcp_pages;	/* per-CPU list pages (count:) */
+	uint64_t	 stat_slack;	/* sum of per-CPU vm stats thresholds */
 
 	int		 norders;	/* 0: no buddyinfo row seen */
 	uint64_t	 free_blocks[SNAP_MAX_ORDERS];
