@@ -37,6 +37,8 @@ enum snap_format {
 struct snap_entry {
 	int		 node;
 	int		 region;	/* -1: the kernel printed no region */
+	int		 zone_region;	/* sorted-buddy: the kernel's number
+					   inside the zone; -1 otherwise */
 	char		 zone[SNAP_NAME_LEN];
 	uint64_t	 start_pfn;	/* SNAP_UNKNOWN when not printed */
 	uint64_t	 spanned;
