@@ -7,6 +7,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ output_csv_number(FILE *f, double v)
 int
 output_open(struct output_file *of, const char *path, char **cause)
 {
+	mode_t mask;
 	int fd;
 
 	of->path = xstrdup(path);
@@ -59,6 +61,11 @@ output_open(struct output_file *of, const char *path, char **cause)
 		of->tmp = of->path = NULL;
 		return (rc);
 	}
+	/* mkstemp makes 0600; results are shared like any file the user
+	 * creates. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	if ((of->f = fdopen(fd, "w")) == NULL)
 		die_errno(RB_EXIT_ENV, "fdopen %s", of->tmp);
 	return (0);

@@ -478,7 +478,6 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 	struct chart_svg cmp;
 	char *outdir, *diff, stamp[64];
 	time_t now = time(NULL);
-	mode_t mask;
 	int rc, i;
 	FILE *f;
 
@@ -490,10 +489,6 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 		return (rc);
 	}
 	f = of.f;
-	/* A page to share: readable like any file the user creates. */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fileno(f), 0666 & ~mask);
 	outdir = out_dir(out);
 	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
