@@ -331,6 +331,11 @@ print_phase(const struct results *res, const struct metrics *m,
 		s = &m->series[i];
 		if (!s->headline || metrics_reduce(m, s, p, &red) == 0)
 			continue;
+		/* Brief: a workload that does not run in this phase has no
+		 * placement worth a line. */
+		if (brief && strncmp(s->name, "placement.", 10) == 0 &&
+		    red.max == 0)
+			continue;
 		vals[0] = red.min;
 		vals[1] = red.mean;
 		vals[2] = red.max;
