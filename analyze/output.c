@@ -108,3 +108,46 @@ output_abort(struct output_file *of)
 	of->f = NULL;
 	of->tmp = of->path = NULL;
 }
+
+/*
+ * Write text escaped for XML (JUnit) and HTML attributes and character
+ * data; control characters XML 1.0 cannot carry become '?'.
+ */
+void
+output_xml_escape(FILE *f, const char *s)
+{
+	unsigned char c;
+
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		case '\n':
+			fputs("&#10;", f);
+			break;
+		case '\t':
+			fputs("&#9;", f);
+			break;
+		default:
+			/* XML 1.0 cannot carry other control characters. */
+			if (c < 0x20 || c == 0x7f)
+				fputc('?', f);
+			else
+				fputc(c, f);
+		}
+	}
+}

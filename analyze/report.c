@@ -53,32 +53,12 @@ static const char report_style[] =
 static void
 html_text(FILE *f, const char *text)
 {
-	char *clean, *s;
+	char *clean;
 
 	if (text == NULL)
 		return;
 	clean = chart_utf8_clean(text);
-	for (s = clean; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	output_xml_escape(f, clean);
 	free(clean);
 }
 
