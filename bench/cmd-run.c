@@ -22,6 +22,10 @@ static const struct opt_def run_options[] = {
 	  "results directory (default results/<suite>-<time>-<host>)" },
 	{ "label", OPT_STRING, offsetof(struct runner_settings, label), "L",
 	  "", 0, 0, NULL, "label stored in meta.json (e.g. vanilla, patched)" },
+	{ "replay", OPT_STRING, offsetof(struct runner_settings, replay),
+	  "DIR", NULL, 0, 0, NULL,
+	  "take region figures from a sample --record directory (the "
+	  "workloads still run here)" },
 	{ "repeat", OPT_LONG, offsetof(struct runner_settings, repeat), "N",
 	  "0", 0, 1000, NULL,
 	  "repetitions, each its own directory under --out (default: the "

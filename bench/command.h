@@ -22,6 +22,7 @@ struct command_entry {
 void	 command_usage(FILE *f, const struct command_entry *entry);
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);
+const struct command_entry *command_lookup(const char *name);
 int	 command_parse_source(const struct command_entry *entry,
 	     void *settings, void *source_settings, int argc, char **argv,
 	     int *first_arg);
@@ -31,12 +32,16 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(help) \
 	X(info) \
 	X(sample) \
+	X(run) \
+	X(verify) \
 	X(list) \
 	X(workload) \
 	X(analyze) \
 	X(compare) \
 	X(gate) \
-	X(placement)
+	X(placement) \
+	X(chart) \
+	X(report)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

@@ -1,11 +1,16 @@
 # bench/: the regionbench program, its subcommands, runner and sampler.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
+	bench/cmd-placement.c \
 	bench/cmd-sample.c \
+	bench/cmd-run.c \
+	bench/cmd-verify.c \
 	bench/region-table.c bench/region-table.h \
+	bench/runner.c bench/runner.h \
 	bench/sampler.c bench/sampler.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h

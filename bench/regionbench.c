@@ -101,6 +101,19 @@ usage_all(FILE *f)
 	    "one command.\n");
 }
 
+/* Find a command by its exact name, or NULL. */
+const struct command_entry *
+command_lookup(const char *name)
+{
+	const struct command_entry *const *entry;
+
+	for (entry = command_table; *entry != NULL; entry++) {
+		if (strcmp((*entry)->name, name) == 0)
+			return (*entry);
+	}
+	return (NULL);
+}
+
 /* Find a command by exact name or unique prefix. */
 static const struct command_entry *
 command_find(const char *name)

@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "log.h"
 #include "meta.h"
 #include "placement.h"
@@ -301,13 +303,56 @@ runner_record_result(struct runner *r, const struct suite_phase *ph,
 	json_array_append_new(r->failed, json_string(ph->name));
 }
 
-/* Take one checkpoint: an extra sample plus where the workload's pages are. */
+/* Is the process stopped (state T in /proc/PID/stat)? */
+static int
+runner_stopped(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (1);	/* gone: nothing left to wait for */
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (1);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return (paren != NULL && paren[1] == ' ' && (paren[2] == 'T' ||
+	    paren[2] == 't'));
+}
+
+/*
+ * Take one checkpoint: an extra sample plus where the workload's pages
+ * are.  With checkpoint-freeze the workload is stopped meanwhile, so the
+ * figures belong to the milestone and not to a moment after it (a
+ * kpageflags scan takes a good part of a second); the time it stood still
+ * is an event, since it lowers the workload's wall-clock rates.
+ */
 static void
 runner_checkpoint(struct runner *r, const struct suite_phase *ph,
     const char *label, pid_t pid)
 {
+	uint64_t t0 = 0;
+	char text[96];
+	int i, frozen = 0;
+
+	if (ph->freeze && pid > 0 && kill(pid, SIGSTOP) == 0) {
+		frozen = 1;
+		t0 = units_now_ns();
+		for (i = 0; i < 100 && !runner_stopped(pid); i++)
+			runner_nap(RUNNER_POLL_NS / 4);
+	}
 	sampler_sample_now(&r->sampler, "checkpoint", label);
 	runner_placement(r, ph, pid);
+	if (frozen) {
+		kill(pid, SIGCONT);
+		snprintf(text, sizeof text, "%s: workload stopped for %.0f ms",
+		    label, (double)(units_now_ns() - t0) / 1e6);
+		sampler_event(&r->sampler, "freeze", text);
+	}
 }
 
 /* Run one phase: its workload in a child, checkpoints, settle time. */
@@ -336,6 +381,11 @@ runner_phase(struct runner *r, int index)
 	}
 	if (r->set->force)
 		workload_set_option(run, "force", "yes", NULL);
+	/* Checkpoints at 0% are taken before the workload exists. */
+	while (next_cp < ph->ncheckpoints && ph->checkpoints[next_cp] <= 0) {
+		runner_checkpoint(r, ph, ph->checkpoint_labels[next_cp], 0);
+		next_cp++;
+	}
 	phase_start = units_now_ns();
 	if (workload_start(run, &cause) != 0) {
 		sampler_event(&r->sampler, "failed", cause);
@@ -414,19 +464,6 @@ runner_default_dir(const struct suite *suite, char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s-%s", suite->name, stamp, host);
 }
 
-/* Describe the source for meta.json. */
-static json_t *
-runner_source_json(struct source *src)
-{
-	json_t *obj = json_pack("{s:s, s:s, s:s, s:s}", "name",
-	    src->ops->name, "why", src->why != NULL ? src->why : "",
-	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
-
-	if (src->ops->describe != NULL)
-		src->ops->describe(src, obj);
-	return (obj);
-}
-
 /* Run every phase once into r->dir; returns the exit code. */
 static int
 runner_repetition(struct runner *r, json_t *system)
@@ -444,14 +481,10 @@ runner_repetition(struct runner *r, json_t *system)
 	r->failed = json_array();
 	json_object_set_new(r->meta, "suite", json_pack("{s:s, s:s, s:s}",
 	    "name", suite->name, "path", suite->path, "text", suite->text));
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	json_object_set_new(r->meta, "interval_s", json_real(
 	    (double)(r->set->interval > 0 ? r->set->interval :
 	    suite->interval_ns) / 1e9));
-	json_object_set_new(r->meta, "region_size_bytes",
-	    strcmp(r->src.ops->name, "kpageflags") == 0 &&
-	    !r->src.cfg.region_block && r->src.cfg.region_map == NULL ?
-	    json_integer((json_int_t)r->src.cfg.region_size) : json_null());
 	phases = json_array();
 	for (i = 0; i < suite->nphases; i++)
 		json_array_append_new(phases,
@@ -459,6 +492,9 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "phases", phases);
 	json_object_set_new(r->meta, "repetition", json_pack("{s:i, s:i}",
 	    "index", r->rep + 1, "of", r->nreps));
+	if (r->set->replay != NULL)
+		json_object_set_new(r->meta, "replay_of",
+		    json_string(r->set->replay));
 	if ((rc = meta_write(r->meta, r->dir, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 
@@ -468,6 +504,8 @@ runner_repetition(struct runner *r, json_t *system)
 	cfg.buddy_every = 1;
 	cfg.pagetype_every = 10;
 	cfg.cpu = r->have_topo ? topology_last_pu(&r->topo) : -1;
+	cfg.replay_dir = r->set->replay;
+	cfg.replay_paced = 1;
 	if ((rc = sampler_start(&r->sampler, &cfg, &r->src, &r->sink,
 	    r->have_topo ? &r->topo : NULL, units_now_ns(),
 	    suite->phases[0].name, &cause)) != 0) {
@@ -483,6 +521,10 @@ runner_repetition(struct runner *r, json_t *system)
 	}
 
 	rc = sampler_stop(&r->sampler, &cause);
+	/* Analysis needs the pageblock order pagetypeinfo printed. */
+	if (r->sampler.pageblock_order >= 0)
+		json_object_set_new(r->meta, "pageblock_order",
+		    json_integer(r->sampler.pageblock_order));
 	if (rc != 0) {
 		log_errorx("run: %s", cause);
 		free(cause);
@@ -511,8 +553,10 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "samples",
 	    json_integer((json_int_t)r->sampler.seq));
 	json_object_set(r->meta, "failed_phases", r->failed);
+	/* Again at the end: sources report what they found (accuracy). */
+	meta_set_source(r->meta, &r->src);
 	/* Again at the end: sources report what they found. */
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	meta_set_status(r->meta, status);
 	if (meta_write(r->meta, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
@@ -525,6 +569,82 @@ runner_repetition(struct runner *r, json_t *system)
 	return (code);
 }
 
+/*
+ * Run another regionbench command in a child process, so that its errors
+ * (which exit) cannot take the runner down with them.
+ */
+static int
+runner_subcommand(char **argv)
+{
+	const struct command_entry *entry = command_lookup(argv[0]);
+	int argc, status;
+	pid_t pid;
+
+	if (entry == NULL)
+		return (-1);
+	for (argc = 0; argv[argc] != NULL; argc++)
+		continue;
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid == 0)
+		_exit(entry->exec(argc, argv));
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		continue;
+	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/*
+ * After a repetition: summary.csv and a short summary (plus the seed table
+ * when the suite asks for it), then the charts and the report.
+ */
+static void
+runner_report(struct runner *r)
+{
+	char *brief_argv[] = { "analyze", r->dir, "--brief", NULL };
+	char *seed_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
+	char *quiet_argv[] = { "analyze", r->dir, "--format", "csv", NULL };
+	char *chart_argv[] = { "chart", r->dir, NULL };
+	char *report_argv[] = { "report", r->dir, "--out", NULL, NULL };
+	char report_path[4200];
+	FILE *saved = NULL;
+	int rc;
+
+	if (runner_signal != 0)
+		return;
+	if (r->set->quiet) {
+		/* summary.csv is still written; nothing is printed. */
+		saved = stdout;
+		stdout = fopen("/dev/null", "w");
+		rc = runner_subcommand(quiet_argv);
+	} else {
+		rc = runner_subcommand(brief_argv);
+		if (rc == 0 && r->suite->seed_table) {
+			putchar('\n');
+			rc = runner_subcommand(seed_argv);
+		}
+	}
+	if (rc != 0)
+		log_warnx("run: analyze %s failed; the results are complete, "
+		    "run it again by hand", r->dir);
+	if (!r->set->no_charts) {
+		snprintf(report_path, sizeof report_path, "%s/report.html",
+		    r->dir);
+		report_argv[3] = report_path;
+		if (runner_subcommand(chart_argv) != 0)
+			log_warnx("run: charts of %s failed", r->dir);
+		else if (runner_subcommand(report_argv) != 0)
+			log_warnx("run: report of %s failed", r->dir);
+		else if (saved == NULL)
+			printf("report: %s\n", report_path);
+	}
+	if (saved != NULL) {
+		fclose(stdout);
+		stdout = saved;
+	}
+}
+
 /* Run a suite, possibly repeated; returns the exit code. */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
@@ -532,7 +652,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 {
 	struct runner r;
 	json_t *system;
-	char parent[4096], *cause = NULL;
+	char parent[4000], *cause = NULL;
 	int rep, code = RB_EXIT_OK, rc;
 
 	memset(&r, 0, sizeof r);
@@ -546,7 +666,17 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (geteuid() == 0)
 		runner_write_sysctl("/proc/self/oom_score_adj", "-1000\n");
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
-	source_cli_open(cli, &r.src, NULL);
+	if (set->replay != NULL) {
+		char first[4096];
+
+		snprintf(first, sizeof first, "%s/0000", set->replay);
+		if (access(first, F_OK) == -1)
+			die(RB_EXIT_INPUT, "run: %s: no recorded samples "
+			    "(expected %s)", set->replay, first);
+		source_cli_open(cli, &r.src, first);
+	} else {
+		source_cli_open(cli, &r.src, NULL);
+	}
 	system = meta_system(cli->proc);
 
 	if (strcmp(r.src.ops->name, "kpageflags") == 0)

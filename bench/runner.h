@@ -14,6 +14,7 @@
 struct runner_settings {
 	char		*out;
 	char		*label;
+	char		*replay;	/* regions from a recording */
 	long		 repeat;	/* 0: the suite's */
 	uint64_t	 interval;	/* 0: the suite's */
 	long		 placement_every; /* samples between placement scans */

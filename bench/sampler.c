@@ -161,6 +161,8 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	}
 	snapshot_copy(&s->latest, &s->work);
 	s->latest_t_s = t_s;
+	if (s->work.pageblock_order >= 0)
+		s->pageblock_order = s->work.pageblock_order;
 	s->seq++;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
@@ -179,8 +181,8 @@ sampler_step(struct sampler *s, uint64_t i, const char *event,
 	double t_s = sampler_elapsed(s);
 	int rc, flags;
 
-	flags = s->cfg.pagetype_every > 0 && (i %
-	    (uint64_t)s->cfg.pagetype_every == 0) ? SOURCE_READ_PAGETYPE : 0;
+	flags = event != NULL || (s->cfg.pagetype_every > 0 && (i %
+	    (uint64_t)s->cfg.pagetype_every == 0)) ? SOURCE_READ_PAGETYPE : 0;
 	if (s->cfg.replay_dir != NULL) {
 		rc = sampler_replay_next(s, i, &t_s, &flags, cause);
 		if (rc <= 0)
@@ -213,8 +215,8 @@ sampler_main(void *arg)
 		if (s->cfg.count > 0 && i >= s->cfg.count)
 			break;
 		pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->now_pending && s->cfg.replay_dir ==
-		    NULL) {
+		while (!s->stop && !s->now_pending && (s->cfg.replay_dir ==
+		    NULL || s->cfg.replay_paced)) {
 			ts = ns_to_timespec(deadline);
 			if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) ==
 			    ETIMEDOUT)
@@ -230,15 +232,20 @@ sampler_main(void *arg)
 		if (!more)
 			break;
 		if (is_now) {
-			/* A checkpoint: an extra sample, not counted. */
-			rc = sampler_take(s, i, SOURCE_READ_PAGETYPE,
-			    sampler_elapsed(s), event, detail, &cause);
+			/*
+			 * A checkpoint: an extra sample with pagetypeinfo, off
+			 * the regular deadlines (a replay takes the next
+			 * recorded snapshot for it).
+			 */
+			rc = sampler_step(s, i, event, detail, &cause);
 			pthread_mutex_lock(&s->lock);
 			s->now_pending = 0;
 			pthread_cond_broadcast(&s->cond);
 			pthread_mutex_unlock(&s->lock);
-			if (rc != 0)
+			if (rc <= 0)
 				break;
+			rc = 0;
+			i++;
 			continue;
 		}
 		if (s->cfg.count > 0 && i >= s->cfg.count)
@@ -290,6 +297,7 @@ sampler_start(struct sampler *s, const struct sampler_config *cfg,
 	s->sink = sink;
 	s->topology = topology;
 	s->t0_ns = t0_ns;
+	s->pageblock_order = -1;
 	snprintf(s->phase, sizeof s->phase, "%s", phase);
 	snapshot_init(&s->work);
 	snapshot_init(&s->latest);

@@ -23,6 +23,7 @@ struct sampler_config {
 	int		 cpu;		/* PU to bind to, -1 for none */
 	const char	*record_dir;	/* keep raw files of every sample */
 	const char	*replay_dir;	/* read samples from a recording */
+	int		 replay_paced;	/* replay on the interval, not at once */
 };
 
 struct sampler {
@@ -50,6 +51,7 @@ struct sampler {
 	int		 rc;		/* 0 or -exit code */
 	char		*cause;
 	uint64_t	 overruns;
+	int		 pageblock_order;	/* last known, -1 until read */
 	int		 started;
 };
 

@@ -24,6 +24,7 @@ struct suite_parse {
 	const char		*cursor;	/* next unread byte of text */
 	int			 line;		/* line last handed to inih */
 	int			 at_line_start;
+	int			 section_line;	/* line of the last [header] */
 	int			 in_suite;	/* last section was [suite] */
 	struct suite_phase	*phase;		/* last section's phase */
 	suite_workload_check	 check_workload;
@@ -48,12 +49,14 @@ suite_reader(char *str, int num, void *stream)
 	if (len >= (size_t)num) {
 		/* Longer than inih's buffer: a line no suite needs. */
 		if (p->error == NULL)
-			p->error = xasprintf("line %d: longer than %d "
-			    "characters", p->line, num - 1);
+			p->error = xasprintf("%d: longer than %d characters",
+			    p->line, num - 1);
 		len = (size_t)num - 1;
 	}
 	memcpy(str, p->cursor, len);
 	str[len] = '\0';
+	if (p->at_line_start && str[strspn(str, " \t")] == '[')
+		p->section_line = p->line;
 	p->cursor += len;
 	p->at_line_start = len > 0 && str[len - 1] == '\n';
 	return (str);
@@ -70,7 +73,7 @@ suite_error(struct suite_parse *p, const char *fmt, ...)
 		va_start(ap, fmt);
 		msg = xvasprintf(fmt, ap);
 		va_end(ap);
-		p->error = xasprintf("line %d: %s", p->line, msg);
+		p->error = xasprintf("%d: %s", p->line, msg);
 		free(msg);
 	}
 	return (0);
@@ -154,13 +157,21 @@ suite_key(struct suite_parse *p, const char *key, const char *value)
 	} else if (strcmp(key, "source") == 0) {
 		free(s->source);
 		s->source = xstrdup(value);
+	} else if (strcmp(key, "table") == 0) {
+		if (strcmp(value, "seed") == 0)
+			s->seed_table = 1;
+		else if (strcmp(value, "summary") == 0)
+			s->seed_table = 0;
+		else
+			return (suite_error(p, "table: '%s' is not summary or "
+			    "seed", value));
 	} else if (strcmp(key, "region-size") == 0) {
 		free(s->region_size);
 		s->region_size = xstrdup(value);
 	} else {
 		return (suite_error(p, "unknown key '%s' in [suite] (known: "
 		    "name, description, interval, repeat, source, "
-		    "region-size)", key));
+		    "region-size, table)", key));
 	}
 	return (1);
 }
@@ -207,6 +218,14 @@ phase_key(struct suite_parse *p, struct suite_phase *ph, const char *key,
 			return (suite_error(p, "drop-caches: '%s' is not no, "
 			    "yes, 1, 2 or 3", value));
 		}
+	} else if (strcmp(key, "checkpoint-freeze") == 0) {
+		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
+			ph->freeze = 1;
+		else if (strcmp(value, "no") == 0 || strcmp(value, "0") == 0)
+			ph->freeze = 0;
+		else
+			return (suite_error(p, "checkpoint-freeze: '%s' is not "
+			    "yes or no", value));
 	} else if (strcmp(key, "compact") == 0) {
 		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
 			ph->compact = 1;
@@ -255,17 +274,21 @@ suite_handler(void *user, const char *section, const char *key,
 		p->phase = NULL;
 		return (suite_key(p, key, value));
 	}
-	if (strncmp(section, "phase ", 6) != 0)
+	if (strncmp(section, "phase ", 6) != 0) {
+		p->line = p->section_line;
 		return (suite_error(p, "unknown section [%s] (expected [suite] "
 		    "or [phase NAME])", section));
+	}
 	name = section + 6;
 	while (*name == ' ')
 		name++;
-	if (p->phase == NULL || strcmp(p->phase->name, name) != 0) {
+	if (p->phase == NULL || p->phase->line != p->section_line) {
 		for (i = 0; i < s->nphases; i++) {
-			if (strcmp(s->phases[i].name, name) == 0)
+			if (strcmp(s->phases[i].name, name) == 0) {
+				p->line = p->section_line;
 				return (suite_error(p, "phase '%s' appears "
 				    "twice", name));
+			}
 		}
 		if (*name == '\0' || strlen(name) >= SUITE_NAME_LEN ||
 		    strpbrk(name, ",\"/") != NULL)
@@ -276,7 +299,7 @@ suite_handler(void *user, const char *section, const char *key,
 			    SUITE_MAX_PHASES));
 		ph = &s->phases[s->nphases++];
 		snprintf(ph->name, sizeof ph->name, "%s", name);
-		ph->line = p->line;
+		ph->line = p->section_line;
 		p->phase = ph;
 	}
 	return (phase_key(p, p->phase, key, value));
@@ -397,17 +420,16 @@ suite_load(struct suite *suite, const char *path,
 	p.check_option = check_option;
 	rc = ini_parse_stream(suite_reader, &p, suite_handler, &p);
 	if (p.error == NULL && rc > 0)
-		p.error = xasprintf("line %d: expected [section], key = value "
-		    "or a comment", rc);
+		p.error = xasprintf("%d: expected [section], key = value or a "
+		    "comment", rc);
 	if (p.error == NULL && rc < 0)
 		p.error = xasprintf("could not be parsed");
 	if (p.error == NULL && suite->nphases == 0)
-		p.error = xasprintf("line %d: no [phase NAME] section", p.line);
+		p.error = xasprintf("%d: no [phase NAME] section", p.line);
 	for (i = 0; p.error == NULL && i < suite->nphases; i++) {
 		if (suite->phases[i].workload == NULL)
-			p.error = xasprintf("line %d: [phase %s] has no "
-			    "workload=", suite->phases[i].line,
-			    suite->phases[i].name);
+			p.error = xasprintf("%d: [phase %s] has no workload=",
+			    suite->phases[i].line, suite->phases[i].name);
 	}
 	if (p.error != NULL) {
 		*cause = xasprintf("%s:%s", path, p.error);

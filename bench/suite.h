@@ -31,6 +31,7 @@ struct suite_phase {
 	uint64_t	 settle_ns;	/* idle sampling after the workload */
 	int		 drop_caches;	/* 0, or 1..3 for vm.drop_caches */
 	int		 compact;	/* write vm.compact_memory first */
+	int		 freeze;	/* stop the workload at checkpoints */
 };
 
 struct suite {
@@ -42,6 +43,7 @@ struct suite {
 	long		 repeat;
 	char		*source;	/* NULL: auto */
 	char		*region_size;	/* NULL: default */
+	int		 seed_table;	/* print the seed table at the end */
 	int		 nphases;
 	struct suite_phase phases[SUITE_MAX_PHASES];
 };

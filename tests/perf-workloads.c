@@ -243,9 +243,11 @@ main(int argc, char **argv)
 	for (i = 0; i < ROUNDS && selected(argc, argv, "pagetest"); i++) {
 		bare[i] = bare_touch(GIB);
 		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
-		    "1G", "threads", "1", "thp", "never", NULL }, "pages_per_s");
+		    "1G", "threads", "1", "thp", "never", NULL },
+		    "pages_per_s");
 		pt2[i] = workload_metric("pagetest", (const char *[]){ "size",
-		    "1G", "threads", "2", "thp", "never", NULL }, "pages_per_s");
+		    "1G", "threads", "2", "thp", "never", NULL },
+		    "pages_per_s");
 		r1[i] = pt1[i] / bare[i];
 		scale[i] = pt2[i] / pt1[i];
 	}
@@ -300,7 +302,8 @@ main(int argc, char **argv)
 		sv[i] = stressng("--vm 1 --vm-bytes 1G --vm-method write64 "
 		    "--vm-madvise nohugepage -t 3") * 256;
 		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
-		    "1G", "threads", "1", "thp", "never", NULL }, "pages_per_s");
+		    "1G", "threads", "1", "thp", "never", NULL },
+		    "pages_per_s");
 		sf[i] = stressng("--fork 1 -t 3");
 		wsf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
 		    "0", "forkers", "1", "forks", "3000", NULL },

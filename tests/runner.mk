@@ -1,1 +1,3 @@
-# tests for the runner part (included from Makefile.am)
+# tests for the runner: run, suites, signals, verify.
+TESTS += tests/runner-cli.sh
+EXTRA_DIST += tests/runner-cli.sh

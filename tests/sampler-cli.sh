@@ -34,6 +34,17 @@ expect_out '^region source: +patched' "info picks the patched source"
 rb info --proc "$FIXTURES/6.18"
 expect_out '^region source: +zone' "info falls back to zone on a fixture without kpageflags"
 
+# Sorted-buddy regions restart at 0 in every zone: they are renumbered per
+# node so that (node, region) is one physical range, and the kernel's own
+# number is kept in zone_region.
+out="$WORK/fx-sorted-buddy-3.12"
+keys=$(tail -n +2 "$out/regions.csv" | cut -d, -f1,2 | sort -u | wc -l)
+rows=$(($(wc -l <"$out/regions.csv") - 1))
+[ "$keys" -eq "$rows" ]
+ok $? "sorted-buddy: every (node, region) is one key ($keys of $rows)"
+grep -q '^0,0,DMA,.*,0$' "$out/regions.csv" && grep -q '^0,[1-9][0-9]*,Normal,.*,0$' "$out/regions.csv"
+ok $? "sorted-buddy: Normal's region 0 follows the lower zones, zone_region 0"
+
 # Bad option values and combinations are usage errors.
 rb sample --bogus
 expect_rc 2 "unknown option"
@@ -109,30 +120,44 @@ ok $? "the buddyinfo/zoneinfo mismatch is a warning event"
 [ "$(grep -c ',sample,0,0,Normal,' "$WORK/seqout/pagetype.csv")" -gt 0 ]
 ok $? "pagetypeinfo read where the recording has it"
 
-# Live: free pages per zone agree with /proc/zoneinfo read around the run.
+# Live: free pages per zone agree with /proc/zoneinfo.  Exactly with the
+# zoneinfo text each sample parsed (kept by --record), and within the drift
+# of this machine with zoneinfo read before and after the run.
 zone_free() {
-	awk '/^Node/{z=$2 $4} /pages free/{print z, $3}' /proc/zoneinfo | tr -d ','
+	awk '/^Node/{z=$2 $4} /pages free/{print z, $3}' "$1" | tr -d ','
 }
-zone_free >"$WORK/before"
-rb sample --count 3 --interval 100ms --source zone --out "$WORK/livez" --quiet
+zone_free /proc/zoneinfo >"$WORK/before"
+rb sample --count 3 --interval 100ms --source zone --record "$WORK/liverec" --out "$WORK/livez" --quiet
 expect_rc 0 "live sample of this machine, 3 samples at 100 ms"
-zone_free >"$WORK/after"
+zone_free /proc/zoneinfo >"$WORK/after"
 rows=$(($(wc -l <"$WORK/livez/samples.csv") - 1))
 keys=$(($(wc -l <"$WORK/livez/regions.csv") - 1))
 [ "$rows" -eq $((3 * keys)) ]
 ok $? "3 samples of $keys keys"
+mismatch=0
+for i in 0 1 2; do
+	t=$(cat "$WORK/liverec/000$i/time")
+	zone_free "$WORK/liverec/000$i/zoneinfo" >"$WORK/rec$i"
+	awk -F, -v t="$t" 'FNR > 1 && $1 == t { print $3 $5, $7 }' \
+	    "$WORK/livez/samples.csv" | sort >"$WORK/got$i"
+	sort "$WORK/rec$i" | join - "$WORK/got$i" | awk '$2 != $3 { bad = 1; print "# " $0 } END { exit bad }' ||
+	    mismatch=1
+	[ -s "$WORK/got$i" ] || mismatch=1
+done
+ok $mismatch "each sample's free pages equal the zoneinfo it read"
 ncpu=$(nproc)
 awk -F, -v ncpu="$ncpu" '
 	FILENAME ~ /before$/ { split($0, a, " "); before[a[1]] = a[2]; next }
 	FILENAME ~ /after$/ { split($0, a, " "); after[a[1]] = a[2]; next }
-	FNR > 1 && $1 + 0 == last_t + 0 { }
-	FNR > 1 { key = $3 $5; got[key] = $7 }
+	FNR > 1 { key = $3 $5; got[key] = $7; managed[key] = $8 }
 	END {
 		bad = 0
 		for (k in got) {
 			lo = before[k] < after[k] ? before[k] : after[k]
 			hi = before[k] < after[k] ? after[k] : before[k]
-			slack = 64 * ncpu + 0.02 * hi
+			# vmstat slack plus what this busy VM moves in a second
+			# (notes/kpageflags-feasibility.md: 60k-180k pages).
+			slack = 64 * ncpu + 0.05 * managed[k] + 1000
 			if (got[k] < lo - slack || got[k] > hi + slack) {
 				printf "# zone %s: sampled %d, zoneinfo %d..%d\n", k, got[k], lo, hi
 				bad = 1
@@ -140,6 +165,6 @@ awk -F, -v ncpu="$ncpu" '
 		}
 		exit bad
 	}' "$WORK/before" "$WORK/after" "$WORK/livez/samples.csv"
-ok $? "live free pages match /proc/zoneinfo within the drift window"
+ok $? "live free pages match /proc/zoneinfo read around the run"
 
 done_testing

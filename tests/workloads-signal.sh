@@ -4,11 +4,14 @@
 
 # group_left PGID: how many live processes are in the process group.
 group_left() {
+	group=$1
 	n=0
 	for s in /proc/[0-9]*/stat; do
-		# Field 5 is the process group; comm (field 2) has no spaces here.
-		{ read -r _ _ state _ pgrp _ <"$s"; } 2>/dev/null || continue
-		[ "$pgrp" = "$1" ] && [ "$state" != Z ] && n=$((n + 1))
+		{ read -r stat <"$s"; } 2>/dev/null || continue
+		# After the command name in parentheses: state ppid pgrp ...
+		# shellcheck disable=SC2086
+		set -- ${stat##*) }
+		[ "${3:-}" = "$group" ] && [ "$1" != Z ] && n=$((n + 1))
 	done
 	echo "$n"
 }
@@ -42,5 +45,25 @@ expect_out '^total +read +[0-9]' "and prints what was read"
 ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" "no scratch file left"
 ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
     "no process left"
+
+# SIGKILL of regionbench: the worker dies with it (PR_SET_PDEATHSIG) and,
+# its files being unlinked from the start, leaves no scratch behind.
+rm -rf "$WORK/scratch"
+mkdir "$WORK/scratch"
+"$REGIONBENCH" workload page-cache-churn --size 16M --threads 1 \
+    --duration 30s --dir "$WORK/scratch" >/dev/null 2>&1 </dev/null &
+pid=$!
+sleep 0.4
+worker=$(pgrep -P "$pid" | head -n 1)
+kill -s KILL "$pid"
+wait "$pid" 2>/dev/null
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ] && break
+	sleep 0.1
+done
+ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
+    "the worker dies with a SIGKILLed regionbench"
+ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" \
+    "and leaves no scratch file"
 
 done_testing

@@ -160,13 +160,22 @@ pagetest_resident(struct workload_thread *t, char **maps, uint64_t nmaps)
 	return (n);
 }
 
-/* Keep the memory until the hold ends or the run is stopped. */
+/*
+ * Keep the memory for the hold, counted from when the last thread has
+ * touched its pages, so the whole footprint is there at once; a stop ends
+ * it early.
+ */
 static void
 pagetest_hold(struct workload_thread *t, uint64_t hold_ns)
 {
-	struct timespec nap = { 0, 10 * 1000 * 1000 };
-	uint64_t until = units_now_ns() + hold_ns;
+	struct timespec nap = { 0, 1000 * 1000 };
+	uint64_t until;
 
+	while (!workload_all_ended(t->ctx) &&
+	    !workload_stop_requested(t->ctx))
+		nanosleep(&nap, NULL);
+	until = units_now_ns() + hold_ns;
+	nap.tv_nsec = 10 * 1000 * 1000;
 	while (units_now_ns() < until && !workload_stop_requested(t->ctx))
 		nanosleep(&nap, NULL);
 }

@@ -360,6 +360,19 @@ workload_end_measure(struct workload_thread *t)
 	__atomic_store_n(&rec->ended, 1, __ATOMIC_RELEASE);
 }
 
+/* Have all threads ended their measured interval (a hold starts then)? */
+int
+workload_all_ended(const struct workload_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->shared->nthreads; i++)
+		if (!__atomic_load_n(&workload_record_of(ctx->shared,
+		    i)->ended, __ATOMIC_ACQUIRE))
+			return (0);
+	return (1);
+}
+
 /* Apply the --thp policy to an anonymous mapping. */
 void
 workload_madvise(const struct workload_ctx *ctx, void *addr, size_t len)
@@ -559,6 +572,7 @@ workload_start(struct workload_run *run, char **cause)
 		return (fail_with(cause, RB_EXIT_FAIL, "workload %s: already "
 		    "started", run->desc->name));
 	free(ctx->priv);
+	free(ctx->cpus);
 	memset(ctx, 0, sizeof *ctx);
 	ctx->desc = run->desc;
 	ctx->common = &run->common;
@@ -863,7 +877,8 @@ workload_build_rows(struct workload_run *run, struct workload_result *res)
 	}
 	workload_row_add(res, &cap, -1, "wall", "_s", wall / 1e9, "s", "");
 	if (cpu > 0)
-		workload_row_add(res, &cap, -1, "cpu", "_s", cpu / 1e9, "s", "");
+		workload_row_add(res, &cap, -1, "cpu", "_s", cpu / 1e9, "s",
+		    "");
 	workload_row_add(res, &cap, -1, "threads", "", sh->nthreads,
 	    "threads", "");
 	workload_row_add(res, &cap, -1, "work_done", "", (double)work,

@@ -161,7 +161,7 @@ struct workload_result {
 	enum workload_status	 status;
 	int			 exit_code;	/* -1 when killed */
 	int			 signal;	/* 0 unless killed */
-	uint64_t		 oom_kills;	/* oom_kill delta over the run */
+	uint64_t		 oom_kills;	/* oom_kill delta, whole run */
 	char			*message;	/* why it failed, or NULL */
 	double			 progress;
 	size_t			 nrows;
@@ -206,6 +206,7 @@ void	 workload_plan(struct workload_ctx *ctx, int thread, uint64_t work);
 int	 workload_fail(struct workload_thread *t, int code, const char *fmt,
 	     ...) __attribute__((format(printf, 3, 4)));
 void	 workload_end_measure(struct workload_thread *t);
+int	 workload_all_ended(const struct workload_ctx *ctx);
 void	 workload_madvise(const struct workload_ctx *ctx, void *addr,
 	     size_t len);
 int	 workload_stop_requested(const struct workload_ctx *ctx);
