@@ -24,3 +24,7 @@ clean-local: clean-fuzz
 clean-fuzz:
 	rm -rf build-fuzz
 .PHONY: clean-fuzz
+
+# Fault injection, safe files, least privilege (TAP; skip when not root).
+TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh
+EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh
