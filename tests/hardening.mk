@@ -26,5 +26,7 @@ clean-fuzz:
 .PHONY: clean-fuzz
 
 # Fault injection, safe files, least privilege (TAP; skip when not root).
-TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh
-EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh
+TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh \
+	tests/hardening-oom.sh tests/hardening-sigkill.sh
+EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
+	tests/hardening-oom.sh tests/hardening-sigkill.sh

@@ -1,0 +1,56 @@
+# SIGKILL of the runner at different moments: no workload process
+# survives it (PR_SET_PDEATHSIG), no scratch file of page-cache-churn
+# remains under its --dir, and what was written passes verify.
+. "$top_srcdir/tests/cli-lib.sh"
+
+mkdir "$WORK/scratch"
+cat >"$WORK/kill.ini" <<INI
+; page-cache-churn with its scratch under a directory the test watches,
+; then a forking workload: a SIGKILL lands in one or the other.
+[suite]
+name = kill
+interval = 50ms
+
+[phase cache]
+workload = page-cache-churn
+size = 16M
+threads = 2
+duration = 1500ms
+dir = $WORK/scratch
+
+[phase forks]
+workload = fork-heavy
+size = 8M
+forkers = 2
+duration = 3s
+INI
+
+# Every process of a run has the results path on its command line
+# (workload children are forks of the runner).
+for delay in 0.2 0.8 2.2; do
+	out="$WORK/kill-$delay"
+	"$REGIONBENCH" run "$WORK/kill.ini" --source zone --out "$out" \
+	    --no-charts --quiet >/dev/null 2>&1 </dev/null &
+	pid=$!
+	sleep "$delay"
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	left=1
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		pgrep -f -- "$out" >/dev/null || { left=0; break; }
+		sleep 0.2
+	done
+	ok $left "SIGKILL after ${delay}s: no workload process survives"
+	[ $left -eq 0 ] || diag "$(pgrep -a -f -- "$out")"
+	[ -z "$(ls -A "$WORK/scratch")" ]
+	ok $? "SIGKILL after ${delay}s: no scratch file left"
+	[ -z "$(ls -A "$WORK/scratch")" ] || diag "$(ls -lA "$WORK/scratch")"
+	if [ -f "$out/meta.json" ]; then
+		rb verify "$out"
+		expect_rc 0 "SIGKILL after ${delay}s: verify passes"
+		expect_out "not complete: status 'running'" \
+		    "SIGKILL after ${delay}s: meta.json says running"
+	fi
+done
+
+done_testing
