@@ -1,0 +1,87 @@
+# Safe files: results are never written through a symlink someone planted
+# in the output directory.  CSVs are created with O_EXCL|O_NOFOLLOW in a
+# directory that must be new or empty; meta.json and the analysis outputs
+# are written to a temporary file and renamed over the name, which
+# replaces a planted link instead of following it.  The victim file must
+# stay untouched in every case.  Also: no system()/popen() in the tree.
+. "$top_srcdir/tests/cli-lib.sh"
+
+V="$WORK/victim"
+printf 'precious\n' >"$V"
+untouched() {
+	[ "$(cat "$V")" = precious ]
+	ok $? "$1: the symlink's target is untouched"
+}
+
+# A planted link in a non-empty --out: refused before anything is written.
+for cmd in sample run; do
+	d="$WORK/planted-$cmd"
+	mkdir "$d"
+	ln -s "$V" "$d/samples.csv"
+	if [ $cmd = sample ]; then
+		rb sample --source zone --proc "$FIXTURES/6.18" --count 2 \
+		    --interval 10ms --out "$d" --quiet
+	else
+		rb run "$TESTDATA/runner/tiny.ini" --source zone --out "$d" \
+		    --no-charts --quiet
+	fi
+	expect_rc 2 "$cmd --out with a planted samples.csv link is refused"
+	expect_err "not empty" "$cmd: the message says the directory is not empty"
+	untouched "$cmd --out"
+done
+
+# --out itself a symlink to a directory: refused.
+mkdir "$WORK/elsewhere"
+ln -s "$WORK/elsewhere" "$WORK/outlink"
+rb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out \
+    "$WORK/outlink" --quiet
+expect_rc 2 "--out that is a symlink is refused"
+[ -z "$(ls -A "$WORK/elsewhere")" ]
+ok $? "nothing written where the --out link points"
+
+# meta.json replaced by a link while sample runs: the final rewrite
+# (temporary file + rename) replaces the link, it does not follow it.
+out="$WORK/live"
+"$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" --count 15 \
+    --interval 100ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
+pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ -f "$out/meta.json" ] && break
+	sleep 0.1
+done
+ln -sf "$V" "$out/meta.json"
+ln -sf "$V" "$out/.meta.json.tmp"
+wait $pid
+RC=$?
+expect_rc 0 "sample with links planted mid-run"
+untouched "meta.json and .meta.json.tmp links planted mid-run"
+[ -f "$out/meta.json" ] && [ ! -L "$out/meta.json" ] &&
+    grep -q '"status": "complete"' "$out/meta.json"
+ok $? "meta.json is a regular file again, status complete"
+rb verify "$out"
+expect_rc 0 "verify passes"
+
+# Analysis outputs planted as links: replaced, not followed.
+ln -s "$V" "$out/summary.csv"
+ln -s "$V" "$out/summary.json"
+rb analyze "$out"
+expect_rc 0 "analyze with planted summary links"
+untouched "analyze"
+[ ! -L "$out/summary.csv" ]
+ok $? "summary.csv is a regular file"
+if "$REGIONBENCH" help | grep -q '^  chart '; then
+	mkdir "$WORK/charts"
+	for f in heatmap spread seed frag placement; do
+		ln -s "$V" "$WORK/charts/$f.svg"
+	done
+	rb chart "$out" --out "$WORK/charts" --format svg
+	untouched "chart into a directory with planted links (exit $RC)"
+fi
+
+# No shell is ever started with a string from options or files.
+n=$(grep -n -E '\b(system|popen)[[:space:]]*\(' \
+    "$top_srcdir"/lib/*.c "$top_srcdir"/bench/*.c \
+    "$top_srcdir"/analyze/*.c "$top_srcdir"/workloads/*.c | wc -l)
+ok "$n" "no system() or popen() in lib, bench, analyze, workloads"
+
+done_testing
