@@ -20,7 +20,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -88,6 +90,11 @@ struct workload_run {
 	void				*map;
 	size_t				 map_len;
 	pid_t				 pid;
+	int				 drop;		/* --user: switch ids */
+	uid_t				 uid;
+	gid_t				 gid;
+	gid_t				 groups[64];
+	int				 ngroups;
 	int				 started;
 	int				 reaped;
 	int				 wstatus;
@@ -122,6 +129,8 @@ const struct opt_def workload_common_options[] = {
 	  "run unmeasured for this long first" },
 	{ "force", OPT_FLAG, CO(force), NULL, NULL, 0, 0, NULL,
 	  "run even when the size exceeds what the machine can spare" },
+	{ "user", OPT_STRING, CO(user), "NAME", NULL, 0, 0, NULL,
+	  "run the workload as this user (as root; the sampler keeps root)" },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
 };
 #undef CO
@@ -487,6 +496,60 @@ workload_child_fail(struct workload_shared *sh, int rc, char *cause)
 	_exit(rc < 0 ? -rc : RB_EXIT_FAIL);
 }
 
+/*
+ * --user in the child, before any work: supplementary groups, group, then
+ * user, each checked.  Changing ids clears the parent-death signal, so it
+ * is set again.
+ */
+static void
+workload_drop_ids(struct workload_run *run, pid_t parent)
+{
+	struct workload_shared *sh = run->ctx.shared;
+	char *cause;
+
+	if (setgroups((size_t)run->ngroups, run->groups) == -1 ||
+	    setgid(run->gid) == -1 || setuid(run->uid) == -1 ||
+	    getuid() != run->uid || geteuid() != run->uid ||
+	    getegid() != run->gid) {
+		cause = xasprintf("--user %s: cannot switch to uid %u gid %u: "
+		    "%s", run->common.user, (unsigned)run->uid,
+		    (unsigned)run->gid, strerror(errno));
+		workload_child_fail(sh, -RB_EXIT_ENV, cause);
+	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(RB_EXIT_FAIL);
+}
+
+/* Resolve --user NAME before the fork (no NSS lookups in the child). */
+static int
+workload_resolve_user(struct workload_run *run, char **cause)
+{
+	const char *name = run->common.user;
+	struct passwd *pw;
+	int n = (int)(sizeof run->groups / sizeof run->groups[0]);
+
+	run->drop = 0;
+	if (name == NULL || *name == '\0')
+		return (0);
+	if (geteuid() != 0)
+		return (fail_with(cause, RB_EXIT_ENV, "--user %s: only root "
+		    "can run a workload as another user", name));
+	errno = 0;
+	if ((pw = getpwnam(name)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "--user %s: no such "
+		    "user%s%s", name, errno != 0 ? ": " : "",
+		    errno != 0 ? strerror(errno) : ""));
+	run->uid = pw->pw_uid;
+	run->gid = pw->pw_gid;
+	if (getgrouplist(name, pw->pw_gid, run->groups, &n) == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "--user %s: more than "
+		    "%d groups", name, n));
+	run->ngroups = n;
+	run->drop = 1;
+	return (0);
+}
+
 /* The worker child: setup, threads, signal handling, teardown, exit. */
 static void __attribute__((noreturn))
 workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
@@ -504,6 +567,8 @@ workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
 		_exit(RB_EXIT_FAIL);
 	setpgid(0, 0);
 	workload_write_proc("/proc/self/oom_score_adj", "1000");
+	if (run->drop)
+		workload_drop_ids(run, parent);
 	signal(SIGPIPE, SIG_IGN);
 	if ((rc = bind_membind(ctx->common->node, &cause)) != 0)
 		workload_child_fail(sh, rc, cause);
@@ -583,7 +648,8 @@ workload_start(struct workload_run *run, char **cause)
 	available = units_mem_available();
 	ctx->size = opt_size_resolve(&run->common.size, available);
 	ctx->footprint = ctx->size;
-	if ((rc = bind_check_node(run->common.node, cause)) != 0)
+	if ((rc = bind_check_node(run->common.node, cause)) != 0 ||
+	    (rc = workload_resolve_user(run, cause)) != 0)
 		return (rc);
 	if (run->desc->prepare != NULL &&
 	    (rc = run->desc->prepare(ctx, cause)) != 0)

@@ -49,6 +49,7 @@ struct workload_common {
 	int		 thp;		/* enum workload_thp */
 	uint64_t	 warmup_ns;
 	int		 force;
+	char		*user;		/* NULL or "": stay who we are */
 };
 
 /* Flags of a counter: how its metric rows are derived. */
