@@ -5,10 +5,12 @@
  */
 #include "config.h"
 
+#include <pwd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "log.h"
@@ -42,6 +44,10 @@ static const struct opt_def run_options[] = {
 	  NULL, 0, 0, NULL, "let workloads use more memory than is available" },
 	{ "quiet", OPT_FLAG, offsetof(struct runner_settings, quiet), NULL,
 	  NULL, 0, 0, NULL, "print only the results path and errors" },
+	{ "user", OPT_STRING, offsetof(struct runner_settings, user), "NAME",
+	  NULL, 0, 0, NULL,
+	  "run the workloads as this user (as root; the sampler keeps root "
+	  "for /proc/kpageflags)" },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
 };
 
@@ -93,6 +99,14 @@ cmd_run_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "run: one suite at a time ('%s' is extra)",
 		    argv[first_arg + 1]);
 	log_set_quiet(set.quiet);
+	if (set.user != NULL && *set.user != '\0') {
+		if (getpwnam(set.user) == NULL)
+			die(RB_EXIT_INPUT, "run: --user %s: no such user",
+			    set.user);
+		if (geteuid() != 0)
+			die(RB_EXIT_ENV, "run: --user %s: only root can run "
+			    "workloads as another user", set.user);
+	}
 	path = suite_find(first_arg < argc ? argv[first_arg] : "quick",
 	    &cause);
 	if (path == NULL)

@@ -381,6 +381,8 @@ runner_phase(struct runner *r, int index)
 	}
 	if (r->set->force)
 		workload_set_option(run, "force", "yes", NULL);
+	if (r->set->user != NULL && *r->set->user != '\0')
+		workload_set_option(run, "user", r->set->user, NULL);
 	/* Checkpoints at 0% are taken before the workload exists. */
 	while (next_cp < ph->ncheckpoints && ph->checkpoints[next_cp] <= 0) {
 		runner_checkpoint(r, ph, ph->checkpoint_labels[next_cp], 0);

@@ -21,6 +21,7 @@ struct runner_settings {
 	int		 quiet;
 	int		 no_charts;
 	int		 force;
+	char		*user;		/* workloads run as this user */
 };
 
 int	 runner_main(const struct suite *suite,
