@@ -27,6 +27,8 @@ clean-fuzz:
 
 # Fault injection, safe files, least privilege (TAP; skip when not root).
 TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh \
-	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh
+	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
+	tests/hardening-user.sh
 EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
-	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh
+	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
+	tests/hardening-user.sh

@@ -1,0 +1,91 @@
+# Least privilege: --user NAME on run and workload.  As root, the workload
+# child switches to NAME (groups, gid, uid) before any work while the
+# runner and its sampler keep root, which /proc/kpageflags and other
+# processes' pagemap need.  A bad user is refused before anything runs;
+# only root may use --user.
+. "$top_srcdir/tests/cli-lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip_all "switching users needs root"
+id nobody >/dev/null 2>&1 || skip_all "no user 'nobody' here"
+NUID=$(id -u nobody)
+NGID=$(id -g nobody)
+
+# ids PID: "uid gid" (real ids) of a process.
+ids() {
+	awk '/^Uid:/ { u = $2 } /^Gid:/ { g = $2 } END { print u, g }' \
+	    "/proc/$1/status" 2>/dev/null
+}
+
+# workload --user: the worker runs as nobody, the parent stays root.
+"$REGIONBENCH" workload pagetest --size 8M --threads 1 --hold 1500ms \
+    --user nobody >"$WORK/out" 2>"$WORK/err" </dev/null &
+pid=$!
+child=""
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	sleep 0.1
+	child=$(pgrep -P $pid | head -n 1)
+	[ -n "$child" ] && [ "$(ids "$child")" = "$NUID $NGID" ] && break
+done
+worker_ids=$(ids "$child")
+parent_ids=$(ids $pid)
+wait $pid
+RC=$?
+[ "$worker_ids" = "$NUID $NGID" ]
+ok $? "workload --user nobody: the worker runs as nobody ($worker_ids)"
+[ "$parent_ids" = "0 0" ]
+ok $? "workload --user nobody: the parent keeps root ($parent_ids)"
+expect_rc 0 "workload --user nobody completes"
+expect_out "^total +pages +2048 " "and did its work"
+
+rb workload pagetest --size 8M --user no-such-user-rb
+expect_rc 2 "workload --user with an unknown user"
+expect_err "no-such-user-rb: no such user" "and the message says so"
+rb run "$TESTDATA/runner/tiny.ini" --user no-such-user-rb --out "$WORK/x"
+expect_rc 2 "run --user with an unknown user"
+[ ! -e "$WORK/x" ]
+ok $? "run --user with an unknown user writes nothing"
+
+# (Only when nobody can reach the program: checkouts under /root can't.)
+if command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=nobody --regid="$NGID" --clear-groups \
+    test -x "$REGIONBENCH" 2>/dev/null; then
+	setpriv --reuid=nobody --regid="$NGID" --clear-groups \
+	    "$REGIONBENCH" workload pagetest --size 8M --user root \
+	    >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 3 "--user as a normal user is refused"
+	expect_err "only root" "and the message says why"
+fi
+
+# run --user with the kpageflags source: the sampler (root) still scans
+# kpageflags and the workload's pagemap; the workload runs as nobody.
+if [ -r /proc/kpageflags ]; then
+	out="$WORK/run"
+	"$REGIONBENCH" run "$TESTDATA/runner/tiny.ini" --source kpageflags \
+	    --user nobody --out "$out" --no-charts --quiet \
+	    >"$WORK/out" 2>"$WORK/err" </dev/null &
+	pid=$!
+	seen=""
+	for _ in $(seq 1 60); do
+		for p in $(pgrep -f -- "$out"); do
+			[ "$(ids "$p")" = "$NUID $NGID" ] && seen=$p
+		done
+		[ -n "$seen" ] && break
+		sleep 0.05
+	done
+	wait $pid
+	RC=$?
+	expect_rc 0 "run --user nobody --source kpageflags"
+	ok "$([ -n "$seen" ]; echo $?)" "a workload of the run ran as nobody"
+	grep -q '"name": "kpageflags"' "$out/meta.json"
+	ok $? "the sampler read /proc/kpageflags (meta.json source)"
+	awk -F, 'NR > 1 && $7 > 0 { n++ } END { exit n == 0 }' \
+	    "$out/placement.csv"
+	ok $? "placement.csv has the workload's pages (pagemap read as root)"
+	rb verify "$out"
+	expect_rc 0 "verify passes"
+else
+	ok 0 "# SKIP /proc/kpageflags is not readable"
+fi
+
+done_testing
