@@ -32,3 +32,50 @@ TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh \
 EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
 	tests/hardening-user.sh
+
+# make check replays the inputs kept under tests/data/hardening/NAME through
+# the same harness code (tests/fuzz/replay-main.c), built normally.
+HARDENING_REPLAY_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/fuzz \
+	-I$(top_srcdir)/analyze -I$(top_srcdir)/bench
+check_PROGRAMS += tests/t-hardening-zoneinfo
+tests_t_hardening_zoneinfo_SOURCES = tests/fuzz/fuzz-zoneinfo.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_zoneinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"zoneinfo"'
+tests_t_hardening_zoneinfo_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-zoneinfo
+check_PROGRAMS += tests/t-hardening-buddyinfo
+tests_t_hardening_buddyinfo_SOURCES = tests/fuzz/fuzz-buddyinfo.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_buddyinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"buddyinfo"'
+tests_t_hardening_buddyinfo_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-buddyinfo
+check_PROGRAMS += tests/t-hardening-pagetypeinfo
+tests_t_hardening_pagetypeinfo_SOURCES = tests/fuzz/fuzz-pagetypeinfo.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_pagetypeinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"pagetypeinfo"'
+tests_t_hardening_pagetypeinfo_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-pagetypeinfo
+check_PROGRAMS += tests/t-hardening-region-map
+tests_t_hardening_region_map_SOURCES = tests/fuzz/fuzz-region-map.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_region_map_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"region-map"'
+tests_t_hardening_region_map_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-region-map
+check_PROGRAMS += tests/t-hardening-suite
+tests_t_hardening_suite_SOURCES = tests/fuzz/fuzz-suite.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_suite_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"suite"'
+tests_t_hardening_suite_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-suite
+check_PROGRAMS += tests/t-hardening-gate
+tests_t_hardening_gate_SOURCES = tests/fuzz/fuzz-gate.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_gate_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"gate"'
+tests_t_hardening_gate_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-gate
+check_PROGRAMS += tests/t-hardening-results
+tests_t_hardening_results_SOURCES = tests/fuzz/fuzz-results.c tests/fuzz/replay-main.c \
+	tests/fuzz/fuzz-util.h
+tests_t_hardening_results_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"results"'
+tests_t_hardening_results_LDADD = $(TEST_LIBS)
+TESTS += tests/t-hardening-results

@@ -115,7 +115,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct region_map_config cfg;
 	struct region_map map;
 	struct snapshot zones;
-	char root[512], mapfile[512], *cause = NULL, *end;
+	char root[128], mapfile[512], *cause = NULL, *end;
 	int n;
 
 	n = fuzz_split(data, size, parts, FUZZ_MAX_PARTS);

@@ -21,6 +21,8 @@
 #include "log.h"
 
 #define FUZZ_MAX_PARTS	16
+/* Not every harness uses every helper. */
+#define FUZZ_HELPER	static __attribute__((unused))
 
 struct fuzz_part {
 	const char	*buf;	/* NUL-terminated copy, like procfile buffers */
@@ -30,7 +32,7 @@ struct fuzz_part {
 static char fuzz_dir_path[64];
 
 /* nftw callback: remove one entry (children come first). */
-static int
+FUZZ_HELPER int
 fuzz_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -43,21 +45,21 @@ fuzz_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 }
 
 /* Remove a directory tree, as rm -rf. */
-static void
+FUZZ_HELPER void
 fuzz_rm_tree(const char *path)
 {
 	nftw(path, fuzz_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* At exit: leave no scratch directory behind. */
-static void
+FUZZ_HELPER void
 fuzz_dir_remove(void)
 {
 	fuzz_rm_tree(fuzz_dir_path);
 }
 
 /* The scratch directory of this process, made on first use (mode 0700). */
-static const char *
+FUZZ_HELPER const char *
 fuzz_dir(void)
 {
 	if (fuzz_dir_path[0] == '\0') {
@@ -71,7 +73,7 @@ fuzz_dir(void)
 }
 
 /* Write len bytes to dir/name, replacing what was there. */
-static void
+FUZZ_HELPER void
 fuzz_write(const char *dir, const char *name, const void *data, size_t len)
 {
 	char path[512];
@@ -95,7 +97,7 @@ fuzz_write(const char *dir, const char *name, const void *data, size_t len)
 }
 
 /* Remove dir/name if it exists. */
-static void
+FUZZ_HELPER void
 fuzz_unlink(const char *dir, const char *name)
 {
 	char path[512];
@@ -109,7 +111,7 @@ fuzz_unlink(const char *dir, const char *name)
  * further NULs).  Each part is a fresh NUL-terminated heap copy, so reads
  * past its end are caught by ASan.  Returns the number of parts.
  */
-static int
+FUZZ_HELPER int
 fuzz_split(const uint8_t *data, size_t size, struct fuzz_part *parts,
     int max)
 {
@@ -135,7 +137,7 @@ fuzz_split(const uint8_t *data, size_t size, struct fuzz_part *parts,
 }
 
 /* Free the copies made by fuzz_split. */
-static void
+FUZZ_HELPER void
 fuzz_split_free(struct fuzz_part *parts, int n)
 {
 	while (n-- > 0)
