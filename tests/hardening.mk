@@ -6,7 +6,8 @@
 FUZZ_SECONDS = 60
 FUZZ_TARGETS =
 FUZZ_FLAGS =
-EXTRA_DIST += tests/fuzz tests/hardening-valgrind.sh
+EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make-corpus.sh \
+	tests/hardening-valgrind.sh
 FUZZ_CPPFLAGS = $(DEFS) -I$(top_builddir) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/workloads -I$(top_srcdir)/analyze \
 	-I$(top_srcdir)/bench $(RB_CFLAGS)
