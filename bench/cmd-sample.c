@@ -233,6 +233,8 @@ cmd_sample_exec(int argc, char **argv)
 	rc = sampler_stop(&sampler, &cause);
 	if (rc != 0) {
 		log_errorx("sample: %s", cause);
+		free(cause);
+		cause = NULL;
 		exit_code = -rc;
 		status = "failed";
 	} else if (sample_signal != 0 && limited) {
@@ -246,6 +248,8 @@ cmd_sample_exec(int argc, char **argv)
 		    status, "sample", NULL);
 		if (sink_csv_close(&sink, &cause) != 0) {
 			log_errorx("sample: %s", cause);
+			free(cause);
+			cause = NULL;
 			status = "failed";
 			exit_code = RB_EXIT_ENV;
 		}
@@ -261,6 +265,8 @@ cmd_sample_exec(int argc, char **argv)
 		meta_set_status(meta, status);
 		if (meta_write(meta, set.out, &cause) != 0) {
 			log_errorx("sample: %s", cause);
+			free(cause);
+			cause = NULL;
 			exit_code = RB_EXIT_ENV;
 		}
 		if (!set.quiet && view.nentries > 0) {
