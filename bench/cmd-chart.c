@@ -49,6 +49,7 @@ cmd_chart_exec(int argc, char **argv)
 	if (argc - first != 1) {
 		log_errorx("chart: expected one results directory");
 		command_usage(stderr, &cmd_chart_entry);
+		opt_free(chart_options, &set);
 		return (RB_EXIT_INPUT);
 	}
 	if ((rc = chart_parse_formats(set.format, &formats, &cause)) != 0)

@@ -41,8 +41,13 @@ cmd_report_exec(int argc, char **argv)
 	}
 	out = set.out != NULL ? xstrdup(set.out) :
 	    report_default_path(argv + first, argc - first);
-	if ((rc = report_write(argv + first, argc - first, out, &cause)) != 0)
-		die(-rc, "%s", cause);
+	if ((rc = report_write(argv + first, argc - first, out, &cause)) != 0) {
+		log_errorx("%s", cause);
+		free(cause);
+		free(out);
+		opt_free(report_options, &set);
+		return (-rc);
+	}
 	printf("%s\n", out);
 	free(out);
 	opt_free(report_options, &set);
