@@ -84,7 +84,7 @@ if [ -r /proc/kpageflags ]; then
 	"$REGIONBENCH" run "$TESTDATA/runner/tiny.ini" --source kpageflags \
 	    --out "$WORK/ref" --no-charts --quiet >/dev/null 2>&1 </dev/null
 	has_pages() {
-		awk -F, 'NR > 1 && $7 > 0 { n++ } END { exit n == 0 }' "$1"
+		awk -F, 'NR > 1 && $7 > 0 { n++ } END { exit (n == 0) }' "$1"
 	}
 	if has_pages "$WORK/ref/placement.csv"; then
 		has_pages "$out/placement.csv"
