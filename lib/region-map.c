@@ -607,8 +607,9 @@ region_map_make_keys(struct region_map *map)
 			    z->end_pfn;
 		}
 	}
-	qsort_r(map->keys, map->nkeys, sizeof *map->keys, region_map_key_cmp,
-	    map);
+	if (map->nkeys > 1)
+		qsort_r(map->keys, map->nkeys, sizeof *map->keys,
+		    region_map_key_cmp, map);
 }
 
 /*
