@@ -22,6 +22,8 @@
 
 #define REGION_MAP_SYS_MEMORY	"devices/system/memory"
 #define REGION_MAP_SYS_NODE	"devices/system/node"
+/* Region numbers of /proc on patched kernels go from 0 to 65535. */
+#define REGION_MAP_MAX_REGIONS	65536
 #define REGION_MAP_LINE_MAX	4096
 
 /* Parse state of one --region-map line. */
@@ -284,6 +286,33 @@ region_map_cut_size(struct region_map *map)
 			region_map_add_region(map, &cap, n->node, p, end);
 		}
 	}
+}
+
+/*
+ * Fixed-size regions: refuse more per node than region numbers go (as
+ * the patched kernels print them), so a node whose memory blocks lie far
+ * apart cannot make millions of regions out of a hole.
+ */
+static int
+region_map_check_count(const struct region_map *map, char **cause)
+{
+	const struct region_node *n;
+	uint64_t count;
+	int i;
+
+	for (i = 0; i < map->nnodes; i++) {
+		n = &map->nodes[i];
+		count = (n->end_pfn - n->start_pfn - 1) / map->region_pages + 1;
+		if (count > REGION_MAP_MAX_REGIONS)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s: node %d "
+			    "spans pfn %" PRIu64 "-%" PRIu64 ", %" PRIu64
+			    " regions of %" PRIu64 " pages, more than %d: use "
+			    "a larger --region-size, or 'block'",
+			    map->sys_root, REGION_MAP_SYS_NODE, n->node,
+			    n->start_pfn, n->end_pfn, count,
+			    map->region_pages, REGION_MAP_MAX_REGIONS));
+	}
+	return (0);
 }
 
 /* One region per memory block, numbered per node in pfn order. */
@@ -804,6 +833,8 @@ region_map_build(struct region_map *map, const struct region_map_config *cfg,
 	region_map_node_spans(map);
 	switch (map->mode) {
 	case REGION_MAP_SIZE:
+		if ((rc = region_map_check_count(map, cause)) != 0)
+			goto fail;
 		region_map_cut_size(map);
 		break;
 	case REGION_MAP_BLOCK:
