@@ -9,6 +9,11 @@
 . "$top_srcdir/tests/cli-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_all "memory cgroups need root"
+# Under ASan (gcc 12) the forked worker of a cgroup-confined run was seen
+# deadlocked on a lock inherited from the runner's threads: not this test.
+if nm "$REGIONBENCH" 2>/dev/null | grep -q __asan_init; then
+	skip_all "ASan build (its forked workers can deadlock in a cgroup)"
+fi
 LIMIT=$((128 << 20))
 CG=""
 cleanup() {
@@ -67,8 +72,9 @@ hold = 200ms
 INI
 
 out="$WORK/r"
+# timeout: a hang fails the test instead of the whole make check.
 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-    "$REGIONBENCH" run "$WORK/oom.ini" --source zone --out "$out" \
+    timeout -s KILL 300 "$REGIONBENCH" run "$WORK/oom.ini" --source zone --out "$out" \
     --no-charts --quiet >"$WORK/out" 2>"$WORK/err" </dev/null
 RC=$?
 expect_rc 1 "the run survives the OOM kill and says a phase failed"
