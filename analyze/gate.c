@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "gate.h"
+#include "output.h"
 #include "log.h"
 
 /* Parsing state for ini_parse. */
@@ -341,46 +342,6 @@ gate_results_free(struct gate_result *r, int n)
 	free(r);
 }
 
-/* Write text escaped for XML attributes and character data. */
-void
-gate_xml_escape(FILE *f, const char *s)
-{
-	unsigned char c;
-
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		switch (c) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		case '\n':
-			fputs("&#10;", f);
-			break;
-		case '\t':
-			fputs("&#9;", f);
-			break;
-		default:
-			/* XML 1.0 cannot carry other control characters. */
-			if (c < 0x20 || c == 0x7f)
-				fputc('?', f);
-			else
-				fputc(c, f);
-		}
-	}
-}
-
 /* Count results by kind. */
 static void
 gate_count(const struct gate_result *r, int n, int *failed, int *skipped)
@@ -405,7 +366,7 @@ junit_dirs(FILE *f, const struct compare_group *g)
 	for (i = 0; i < g->nruns; i++) {
 		if (i > 0)
 			fputc(' ', f);
-		gate_xml_escape(f, g->runs[i]->dir);
+		output_xml_escape(f, g->runs[i]->dir);
 	}
 }
 
@@ -431,29 +392,29 @@ gate_write_junit(FILE *f, const struct compare_set *set,
 	fprintf(f, "\"/>\n    </properties>\n");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "    <testcase classname=\"gate.");
-		gate_xml_escape(f, r[i].rule->name);
+		output_xml_escape(f, r[i].rule->name);
 		fprintf(f, "\" name=\"");
 		if (r[i].key != NULL) {
-			gate_xml_escape(f, r[i].key->phase);
+			output_xml_escape(f, r[i].key->phase);
 			fputs(": ", f);
-			gate_xml_escape(f, r[i].key->metric);
+			output_xml_escape(f, r[i].key->metric);
 		} else
-			gate_xml_escape(f, r[i].rule->metric);
+			output_xml_escape(f, r[i].rule->metric);
 		fprintf(f, "\">\n");
 		if (r[i].key == NULL) {
 			fprintf(f, "      <skipped message=\"");
-			gate_xml_escape(f, r[i].message);
+			output_xml_escape(f, r[i].message);
 			fprintf(f, "\"/>\n");
 		} else if (r[i].failed) {
 			fprintf(f, "      <failure type=\"regression\" "
 			    "message=\"");
-			gate_xml_escape(f, r[i].message);
+			output_xml_escape(f, r[i].message);
 			fprintf(f, "\">");
-			gate_xml_escape(f, r[i].message);
+			output_xml_escape(f, r[i].message);
 			fprintf(f, "</failure>\n");
 		} else {
 			fprintf(f, "      <system-out>");
-			gate_xml_escape(f, r[i].message);
+			output_xml_escape(f, r[i].message);
 			fprintf(f, "</system-out>\n");
 		}
 		fprintf(f, "    </testcase>\n");

@@ -48,7 +48,6 @@ int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);
 void	 gate_results_free(struct gate_result *r, int n);
-void	 gate_xml_escape(FILE *f, const char *s);
 int	 gate_write_junit(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_write_markdown(FILE *f, const struct compare_set *set,

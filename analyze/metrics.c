@@ -128,7 +128,9 @@ metrics_samples(struct metrics *m)
 			m->occupancy[at] = present[r] > 0 ?
 			    (double)res->used[at] / present[r] : 0.0;
 			occ_v[r][s] = m->occupancy[at];
-			if (res->used[at] <= tol) {
+			if (present[r] == 0 && res->used[at] == 0) {
+				/* A hole (no memory there): neither. */
+			} else if (res->used[at] <= tol) {
 				m->empty[at] = 1;
 				nempty++;
 				held += present[r];

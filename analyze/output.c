@@ -7,6 +7,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ output_csv_number(FILE *f, double v)
 int
 output_open(struct output_file *of, const char *path, char **cause)
 {
+	mode_t mask;
 	int fd;
 
 	of->path = xstrdup(path);
@@ -59,6 +61,11 @@ output_open(struct output_file *of, const char *path, char **cause)
 		of->tmp = of->path = NULL;
 		return (rc);
 	}
+	/* mkstemp makes 0600; results are shared like any file the user
+	 * creates. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	if ((of->f = fdopen(fd, "w")) == NULL)
 		die_errno(RB_EXIT_ENV, "fdopen %s", of->tmp);
 	return (0);
@@ -100,4 +107,47 @@ output_abort(struct output_file *of)
 	free(of->path);
 	of->f = NULL;
 	of->tmp = of->path = NULL;
+}
+
+/*
+ * Write text escaped for XML (JUnit) and HTML attributes and character
+ * data; control characters XML 1.0 cannot carry become '?'.
+ */
+void
+output_xml_escape(FILE *f, const char *s)
+{
+	unsigned char c;
+
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		case '\n':
+			fputs("&#10;", f);
+			break;
+		case '\t':
+			fputs("&#9;", f);
+			break;
+		default:
+			/* XML 1.0 cannot carry other control characters. */
+			if (c < 0x20 || c == 0x7f)
+				fputc('?', f);
+			else
+				fputc(c, f);
+		}
+	}
 }

@@ -16,6 +16,7 @@ struct output_file {
 };
 
 void	 output_csv_field(FILE *f, const char *s);
+void	 output_xml_escape(FILE *f, const char *s);
 void	 output_csv_number(FILE *f, double v);
 int	 output_open(struct output_file *of, const char *path, char **cause);
 int	 output_commit(struct output_file *of, char **cause);

@@ -1014,18 +1014,29 @@ results_is_run_dir(const char *dir)
 	return (yes);
 }
 
-/* Time the phase ended (its phase_end event), or NAN when not recorded. */
+/*
+ * Time the phase ended: its phase_end event, else a stop, interrupted or
+ * failed event of that phase (`sample` writes only stop), or NAN.
+ */
 double
 results_phase_end(const struct results *res, int phase)
 {
+	const struct results_event *e;
+	double end = NAN;
 	int i;
 
 	for (i = 0; i < res->nevents; i++) {
-		if (res->events[i].phase == phase &&
-		    strcmp(res->events[i].event, "phase_end") == 0)
-			return (res->events[i].t);
+		e = &res->events[i];
+		if (e->phase != phase)
+			continue;
+		if (strcmp(e->event, "phase_end") == 0)
+			return (e->t);
+		if (isnan(end) && (strcmp(e->event, "stop") == 0 ||
+		    strcmp(e->event, "interrupted") == 0 ||
+		    strcmp(e->event, "failed") == 0))
+			end = e->t;
 	}
-	return (NAN);
+	return (end);
 }
 
 /*

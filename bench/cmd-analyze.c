@@ -27,6 +27,7 @@ struct analyze_settings {
 	int		 table;
 	uint64_t	 empty_tolerance;
 	char		*power_model;
+	int		 brief;
 };
 
 static const char *const format_choices[] = {
@@ -48,6 +49,9 @@ static const struct opt_def analyze_options[] = {
 	    offsetof(struct analyze_settings, power_model), "FILE", NULL, 0,
 	    0, NULL, "INI file with DRAM refresh power per GiB: estimate what "
 	    "empty regions could save (a model, not a measurement)" },
+	{ "brief", OPT_FLAG, offsetof(struct analyze_settings, brief), NULL,
+	    NULL, 0, 0, NULL, "text: only the headline metrics and each "
+	    "workload's rates (what run prints)" },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
 };
 
@@ -263,19 +267,37 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (strcmp(unit, "bytes") == 0)
-		snprintf(buf, len, "%.1fM", v / (1024 * 1024));
+		snprintf(buf, len, "%.1f", v / (1024 * 1024));
 	else if (strcmp(unit, "ratio") == 0)
 		snprintf(buf, len, "%.4f", v);
-	else if (v == floor(v) && fabs(v) < 1e12)
+	else if ((v == floor(v) && fabs(v) < 1e12) ||
+	    (fabs(v) >= 1e4 && fabs(v) < 1e12))
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
 }
 
+/* Is a summary row one of the workload rows print_phase shows? */
+static int
+phase_row_shown(const struct summary_row *row, int p, int brief)
+{
+	size_t len = strlen(row->metric);
+
+	if (row->phase != p)
+		return (0);
+	if (strncmp(row->metric, "power_model.", 12) == 0)
+		return (1);
+	if (strncmp(row->metric, "workload.", 9) != 0)
+		return (0);
+	/* Brief: the rates per wall-second, not their detail. */
+	return (!brief || (len > 6 && strcmp(row->metric + len - 6,
+	    "_per_s") == 0));
+}
+
 /* Print the headline series of one phase as a table. */
 static void
 print_phase(const struct results *res, const struct metrics *m,
-    const struct summary *sum, int p, int markdown)
+    const struct summary *sum, int p, int markdown, int brief)
 {
 	static const char *const red_names[] = {
 		"min", "mean", "max", "final", "twmean"
@@ -284,19 +306,35 @@ print_phase(const struct results *res, const struct metrics *m,
 	const struct metric_series *s;
 	char cell[5][32];
 	double vals[5];
-	int i, j, last;
+	int i, j, last, width = 28;
 
+	/* Widen the name column for the longest name shown. */
+	for (i = 0; i < m->nseries; i++) {
+		if (m->series[i].headline &&
+		    (int)strlen(m->series[i].name) > width)
+			width = (int)strlen(m->series[i].name);
+	}
+	for (i = 0; i < sum->n; i++) {
+		if (phase_row_shown(&sum->rows[i], p, brief) &&
+		    (int)strlen(sum->rows[i].metric) > width)
+			width = (int)strlen(sum->rows[i].metric);
+	}
 	if (markdown)
 		printf("\n### Phase `%s`\n\n| metric | min | mean | max | "
 		    "final | time-weighted mean | unit |\n"
 		    "|---|---:|---:|---:|---:|---:|---|\n", res->phases[p]);
 	else
-		printf("\nphase %s\n  %-28s %10s %10s %10s %10s %10s  %s\n",
-		    res->phases[p], "metric", red_names[0], red_names[1],
+		printf("\nphase %s\n  %-*s %10s %10s %10s %10s %10s  %s\n",
+		    res->phases[p], width, "metric", red_names[0], red_names[1],
 		    red_names[2], red_names[3], red_names[4], "unit");
 	for (i = 0; i < m->nseries; i++) {
 		s = &m->series[i];
 		if (!s->headline || metrics_reduce(m, s, p, &red) == 0)
+			continue;
+		/* Brief: a workload that does not run in this phase has no
+		 * placement worth a line. */
+		if (brief && strncmp(s->name, "placement.", 10) == 0 &&
+		    red.max == 0)
 			continue;
 		vals[0] = red.min;
 		vals[1] = red.mean;
@@ -311,15 +349,13 @@ print_phase(const struct results *res, const struct metrics *m,
 			    cell[4], strcmp(s->unit, "bytes") == 0 ? "MiB" :
 			    s->unit);
 		else
-			printf("  %-28s %10s %10s %10s %10s %10s  %s\n",
-			    s->name, cell[0], cell[1], cell[2], cell[3],
+			printf("  %-*s %10s %10s %10s %10s %10s  %s\n",
+			    width, s->name, cell[0], cell[1], cell[2], cell[3],
 			    cell[4], strcmp(s->unit, "bytes") == 0 ? "MiB" :
 			    s->unit);
 	}
 	for (i = 0; i < sum->n; i++) {
-		if (sum->rows[i].phase != p ||
-		    (strncmp(sum->rows[i].metric, "workload.", 9) != 0 &&
-		    strncmp(sum->rows[i].metric, "power_model.", 12) != 0))
+		if (!phase_row_shown(&sum->rows[i], p, brief))
 			continue;
 		fmt_value(cell[0], sizeof cell[0], sum->rows[i].value,
 		    sum->rows[i].unit);
@@ -327,13 +363,15 @@ print_phase(const struct results *res, const struct metrics *m,
 			printf("| %s | | %s | | | | %s |\n",
 			    sum->rows[i].metric, cell[0], sum->rows[i].unit);
 		else
-			printf("  %-28s %10s %10s %10s %10s %10s  %s%s\n",
-			    sum->rows[i].metric, "", cell[0], "", "", "",
+			printf("  %-*s %10s %10s %10s %10s %10s  %s%s\n",
+			    width, sum->rows[i].metric, "", cell[0], "", "", "",
 			    sum->rows[i].unit, strncmp(sum->rows[i].metric,
 			    "power_model.", 12) == 0 ? "  (model estimate)" :
 			    "");
 	}
 	/* Regions at the phase's last sample. */
+	if (brief)
+		return;
 	for (last = -1, i = 0; i < res->samples.n; i++)
 		if (res->samples.phase[i] == p)
 			last = i;
@@ -359,14 +397,15 @@ print_phase(const struct results *res, const struct metrics *m,
 		    "  %-8s %-25s %12.1f %12.1f %9.4f  %s\n",
 		    res->regions[i].name, range, res->present[at] * mib,
 		    res->used[at] * mib, m->occupancy[at],
-		    m->empty[at] ? "empty" : "active");
+		    m->empty[at] ? "empty" : res->present[at] == 0 &&
+		    res->used[at] == 0 ? "hole" : "active");
 	}
 }
 
 /* Print the summary in text or markdown. */
 static void
 print_summary(const struct results *res, const struct metrics *m,
-    const struct summary *sum, int markdown, int power)
+    const struct summary *sum, int markdown, int power, int brief)
 {
 	int p;
 
@@ -386,7 +425,7 @@ print_summary(const struct results *res, const struct metrics *m,
 		    (unsigned long long)res->page_size,
 		    (unsigned long long)m->opt.empty_tolerance, res->status);
 	for (p = 0; p < res->nphases; p++)
-		print_phase(res, m, sum, p, markdown);
+		print_phase(res, m, sum, p, markdown, brief);
 	if (power)
 		printf("\n%sPower figures are a MODEL ESTIMATE from "
 		    "--power-model (refresh power per GiB of empty regions), "
@@ -628,7 +667,7 @@ cmd_analyze_exec(int argc, char **argv)
 		putchar('\n');
 	} else
 		print_summary(res, m, &sum, st.format == FMT_MARKDOWN,
-		    st.power_model != NULL);
+		    st.power_model != NULL, st.brief);
 	json_decref(json);
 	summary_free(&sum);
 	metrics_free(m);

@@ -17,6 +17,7 @@
 #include "procfile.h"
 #include "region-table.h"
 #include "source-cli.h"
+#include "src-kpageflags.h"
 #include "topology.h"
 #include "units.h"
 
@@ -92,6 +93,8 @@ cmd_info_exec(int argc, char **argv)
 	if ((rc = source_read(&src, &snap, SOURCE_READ_PAGETYPE, &cause)) !=
 	    0)
 		die(-rc, "info: %s", cause);
+	if (src_kpageflags_map(&src) != NULL)
+		region_map_print(stdout, src_kpageflags_map(&src));
 	printf("region keys:     %d\n", snap.nentries);
 	region_table_print(stdout, &snap, REGION_TABLE_LAYOUT);
 	snapshot_free(&snap);

@@ -109,19 +109,6 @@ sample_system(const struct sample_settings *set, const char *proc_root)
 	return (meta_system(proc_root));
 }
 
-/* Describe the source in meta.json. */
-static json_t *
-sample_source_json(struct source *src)
-{
-	json_t *obj = json_pack("{s:s, s:s, s:s, s:s}", "name",
-	    src->ops->name, "why", src->why != NULL ? src->why : "",
-	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
-
-	if (src->ops->describe != NULL)
-		src->ops->describe(src, obj);
-	return (obj);
-}
-
 /* Print one sample on the terminal (refreshing) or as plain lines. */
 static void
 sample_show(const struct snapshot *snap, double t_s, uint64_t seq, int tty,
@@ -182,14 +169,9 @@ cmd_sample_exec(int argc, char **argv)
 			die(-rc, "sample: %s", cause);
 		sinkp = &sink;
 		meta = meta_new("sample", set.label, system);
-		json_object_set_new(meta, "source", sample_source_json(&src));
+		meta_set_source(meta, &src);
 		json_object_set_new(meta, "interval_s",
 		    json_real((double)set.interval / 1e9));
-		json_object_set_new(meta, "region_size_bytes",
-		    strcmp(src.ops->name, "kpageflags") == 0 &&
-		    !src.cfg.region_block && src.cfg.region_map == NULL ?
-		    json_integer((json_int_t)src.cfg.region_size) :
-		    json_null());
 		json_object_set_new(meta, "phases", json_pack("[s]",
 		    "sample"));
 		if (set.replay != NULL)
@@ -271,8 +253,11 @@ cmd_sample_exec(int argc, char **argv)
 		    json_integer((json_int_t)sampler.seq));
 		json_object_set_new(meta, "sampler_overruns",
 		    json_integer((json_int_t)sampler.overruns));
+		if (sampler.pageblock_order >= 0)
+			json_object_set_new(meta, "pageblock_order",
+			    json_integer(sampler.pageblock_order));
 		/* Again at the end: sources report what they found. */
-		json_object_set_new(meta, "source", sample_source_json(&src));
+		meta_set_source(meta, &src);
 		meta_set_status(meta, status);
 		if (meta_write(meta, set.out, &cause) != 0) {
 			log_errorx("sample: %s", cause);

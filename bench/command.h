@@ -39,7 +39,9 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(analyze) \
 	X(compare) \
 	X(gate) \
-	X(placement)
+	X(placement) \
+	X(chart) \
+	X(report)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

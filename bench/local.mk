@@ -5,6 +5,7 @@ bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
+	bench/cmd-placement.c \
 	bench/cmd-sample.c \
 	bench/cmd-run.c \
 	bench/cmd-verify.c \

@@ -464,19 +464,6 @@ runner_default_dir(const struct suite *suite, char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s-%s", suite->name, stamp, host);
 }
 
-/* Describe the source for meta.json. */
-static json_t *
-runner_source_json(struct source *src)
-{
-	json_t *obj = json_pack("{s:s, s:s, s:s, s:s}", "name",
-	    src->ops->name, "why", src->why != NULL ? src->why : "",
-	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
-
-	if (src->ops->describe != NULL)
-		src->ops->describe(src, obj);
-	return (obj);
-}
-
 /* Run every phase once into r->dir; returns the exit code. */
 static int
 runner_repetition(struct runner *r, json_t *system)
@@ -494,14 +481,10 @@ runner_repetition(struct runner *r, json_t *system)
 	r->failed = json_array();
 	json_object_set_new(r->meta, "suite", json_pack("{s:s, s:s, s:s}",
 	    "name", suite->name, "path", suite->path, "text", suite->text));
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	json_object_set_new(r->meta, "interval_s", json_real(
 	    (double)(r->set->interval > 0 ? r->set->interval :
 	    suite->interval_ns) / 1e9));
-	json_object_set_new(r->meta, "region_size_bytes",
-	    strcmp(r->src.ops->name, "kpageflags") == 0 &&
-	    !r->src.cfg.region_block && r->src.cfg.region_map == NULL ?
-	    json_integer((json_int_t)r->src.cfg.region_size) : json_null());
 	phases = json_array();
 	for (i = 0; i < suite->nphases; i++)
 		json_array_append_new(phases,
@@ -538,6 +521,10 @@ runner_repetition(struct runner *r, json_t *system)
 	}
 
 	rc = sampler_stop(&r->sampler, &cause);
+	/* Analysis needs the pageblock order pagetypeinfo printed. */
+	if (r->sampler.pageblock_order >= 0)
+		json_object_set_new(r->meta, "pageblock_order",
+		    json_integer(r->sampler.pageblock_order));
 	if (rc != 0) {
 		log_errorx("run: %s", cause);
 		free(cause);
@@ -566,8 +553,10 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "samples",
 	    json_integer((json_int_t)r->sampler.seq));
 	json_object_set(r->meta, "failed_phases", r->failed);
+	/* Again at the end: sources report what they found (accuracy). */
+	meta_set_source(r->meta, &r->src);
 	/* Again at the end: sources report what they found. */
-	json_object_set_new(r->meta, "source", runner_source_json(&r->src));
+	meta_set_source(r->meta, &r->src);
 	meta_set_status(r->meta, status);
 	if (meta_write(r->meta, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
@@ -606,32 +595,49 @@ runner_subcommand(char **argv)
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* After a repetition: the summary (and seed table), then the charts. */
+/*
+ * After a repetition: summary.csv and a short summary (plus the seed table
+ * when the suite asks for it), then the charts and the report.
+ */
 static void
 runner_report(struct runner *r)
 {
-	char *analyze_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
+	char *brief_argv[] = { "analyze", r->dir, "--brief", NULL };
+	char *seed_argv[] = { "analyze", r->dir, "--table", "seed", NULL };
 	char *quiet_argv[] = { "analyze", r->dir, "--format", "csv", NULL };
 	char *chart_argv[] = { "chart", r->dir, NULL };
-	char *report_argv[] = { "report", r->dir, NULL };
-	int quiet = r->set->quiet;
+	char *report_argv[] = { "report", r->dir, "--out", NULL, NULL };
+	char report_path[4200];
 	FILE *saved = NULL;
+	int rc;
 
 	if (runner_signal != 0)
 		return;
-	if (quiet) {
-		/* Summary files still get written; nothing is printed. */
+	if (r->set->quiet) {
+		/* summary.csv is still written; nothing is printed. */
 		saved = stdout;
 		stdout = fopen("/dev/null", "w");
+		rc = runner_subcommand(quiet_argv);
+	} else {
+		rc = runner_subcommand(brief_argv);
+		if (rc == 0 && r->suite->seed_table) {
+			putchar('\n');
+			rc = runner_subcommand(seed_argv);
+		}
 	}
-	if (runner_subcommand(quiet ? quiet_argv : analyze_argv) != 0)
+	if (rc != 0)
 		log_warnx("run: analyze %s failed; the results are complete, "
 		    "run it again by hand", r->dir);
 	if (!r->set->no_charts) {
+		snprintf(report_path, sizeof report_path, "%s/report.html",
+		    r->dir);
+		report_argv[3] = report_path;
 		if (runner_subcommand(chart_argv) != 0)
 			log_warnx("run: charts of %s failed", r->dir);
 		else if (runner_subcommand(report_argv) != 0)
 			log_warnx("run: report of %s failed", r->dir);
+		else if (saved == NULL)
+			printf("report: %s\n", report_path);
 	}
 	if (saved != NULL) {
 		fclose(stdout);

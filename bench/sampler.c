@@ -161,6 +161,8 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	}
 	snapshot_copy(&s->latest, &s->work);
 	s->latest_t_s = t_s;
+	if (s->work.pageblock_order >= 0)
+		s->pageblock_order = s->work.pageblock_order;
 	s->seq++;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
@@ -295,6 +297,7 @@ sampler_start(struct sampler *s, const struct sampler_config *cfg,
 	s->sink = sink;
 	s->topology = topology;
 	s->t0_ns = t0_ns;
+	s->pageblock_order = -1;
 	snprintf(s->phase, sizeof s->phase, "%s", phase);
 	snapshot_init(&s->work);
 	snapshot_init(&s->latest);

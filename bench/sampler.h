@@ -51,6 +51,7 @@ struct sampler {
 	int		 rc;		/* 0 or -exit code */
 	char		*cause;
 	uint64_t	 overruns;
+	int		 pageblock_order;	/* last known, -1 until read */
 	int		 started;
 };
 

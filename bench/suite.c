@@ -157,13 +157,21 @@ suite_key(struct suite_parse *p, const char *key, const char *value)
 	} else if (strcmp(key, "source") == 0) {
 		free(s->source);
 		s->source = xstrdup(value);
+	} else if (strcmp(key, "table") == 0) {
+		if (strcmp(value, "seed") == 0)
+			s->seed_table = 1;
+		else if (strcmp(value, "summary") == 0)
+			s->seed_table = 0;
+		else
+			return (suite_error(p, "table: '%s' is not summary or "
+			    "seed", value));
 	} else if (strcmp(key, "region-size") == 0) {
 		free(s->region_size);
 		s->region_size = xstrdup(value);
 	} else {
 		return (suite_error(p, "unknown key '%s' in [suite] (known: "
 		    "name, description, interval, repeat, source, "
-		    "region-size)", key));
+		    "region-size, table)", key));
 	}
 	return (1);
 }

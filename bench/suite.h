@@ -43,6 +43,7 @@ struct suite {
 	long		 repeat;
 	char		*source;	/* NULL: auto */
 	char		*region_size;	/* NULL: default */
+	int		 seed_table;	/* print the seed table at the end */
 	int		 nphases;
 	struct suite_phase phases[SUITE_MAX_PHASES];
 };

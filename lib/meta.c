@@ -16,6 +16,7 @@
 #include "meta.h"
 #include "procfile.h"
 #include "sink-csv.h"
+#include "source.h"
 #include "topology.h"
 
 /* Current UTC time as ISO 8601 with seconds. */
@@ -116,6 +117,26 @@ meta_new(const char *command, const char *label, json_t *system)
 	json_object_set_new(meta, "samples", json_integer(0));
 	free(now);
 	return (meta);
+}
+
+/*
+ * Describe the region source: its name, why it was chosen, its roots and
+ * what it adds itself, and the emulated region size when there is one.
+ */
+void
+meta_set_source(json_t *meta, struct source *src)
+{
+	json_t *obj = json_pack("{s:s, s:s, s:s, s:s}", "name",
+	    src->ops->name, "why", src->why != NULL ? src->why : "",
+	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
+
+	if (src->ops->describe != NULL)
+		src->ops->describe(src, obj);
+	json_object_set_new(meta, "source", obj);
+	json_object_set_new(meta, "region_size_bytes",
+	    strcmp(src->ops->name, "kpageflags") == 0 &&
+	    !src->cfg.region_block && src->cfg.region_map == NULL ?
+	    json_integer((json_int_t)src->cfg.region_size) : json_null());
 }
 
 /* Set the status; a final status also records the end time. */

@@ -12,6 +12,8 @@
 
 json_t	*meta_system(const char *proc_root);
 json_t	*meta_new(const char *command, const char *label, json_t *system);
+struct source;
+void	 meta_set_source(json_t *meta, struct source *src);
 void	 meta_set_status(json_t *meta, const char *status);
 int	 meta_write(json_t *meta, const char *dir, char **cause);
 char	*meta_utc_now(void);

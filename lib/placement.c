@@ -18,7 +18,7 @@
 #include "placement.h"
 #include "units.h"
 
-#define PLACEMENT_BATCH		(64 * 1024)	/* pagemap entries per pread */
+#define PLACEMENT_BATCH		(64 * 1024)	/* entries a pread */
 #define PAGEMAP_PRESENT		(1ULL << 63)
 #define PAGEMAP_PFN_MASK	((1ULL << 55) - 1)
 
@@ -132,8 +132,8 @@ placement_range(struct placement *pl, int fd, const char *path,
 			if (pfn == 0)
 				return (fail_with(cause, RB_EXIT_ENV, "%s: the "
 				    "kernel hides page frame numbers from this "
-				    "user; placement needs root (CAP_SYS_ADMIN):"
-				    " run it with sudo", path));
+				    "user; placement needs root "
+				    "(CAP_SYS_ADMIN): run it with sudo", path));
 			r->pages++;
 			if (seg == NULL || pfn < seg->start_pfn ||
 			    pfn >= seg->end_pfn) {

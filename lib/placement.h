@@ -28,7 +28,7 @@ struct placement {
 struct placement_result {
 	pid_t		 pid;
 	char		 comm[64];
-	int		 exited;	/* went away before or during the scan */
+	int		 exited;	/* went away before or during scan */
 	uint64_t	 pages;		/* resident pages seen */
 	uint64_t	 outside;	/* resident, but in no region key */
 	int		 nkeys;

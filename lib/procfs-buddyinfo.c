@@ -100,16 +100,24 @@ buddyinfo_counts(struct buddyinfo_parse *bp, int node, int region,
 		e->free_blocks[o] = counts[o];
 		pages = counts[o] << o;
 		if ((pages >> o) != counts[o] || sum + pages < sum)
-			return (procfs_lex_fail(lx, "expected free block counts "
-			    "that fit 64 bits as pages, found %llu at order %d",
+			return (procfs_lex_fail(lx, "expected free block "
+			    "counts that fit 64 bits as pages, found %llu at "
+			    "order %d",
 			    (unsigned long long)counts[o], o));
 		sum += pages;
 	}
-	if (sum != e->free_pages)
+	/*
+	 * pages free lags the free lists by up to the per-CPU vmstat
+	 * thresholds (notes/kernel-interfaces.md section 3): only a larger
+	 * difference is worth an event.
+	 */
+	if (sum > e->free_pages + e->stat_slack ||
+	    sum + e->stat_slack < e->free_pages)
 		snapshot_warn(bp->snap, "buddyinfo %s: free blocks hold %llu "
-		    "pages, zoneinfo says %llu free", key,
+		    "pages, zoneinfo says %llu free (vmstat slack %llu)", key,
 		    (unsigned long long)sum,
-		    (unsigned long long)e->free_pages);
+		    (unsigned long long)e->free_pages,
+		    (unsigned long long)e->stat_slack);
 	return (0);
 }
 

@@ -29,9 +29,9 @@ struct pagetypeinfo_parse {
 	enum pagetypeinfo_section section;
 	int			 hint;
 	int			 order_line;	/* "Page block order" line */
-	int			 ncols;		/* order columns in the header */
+	int			 ncols;		/* order columns (header) */
 	int			 ncols_line;
-	int			 nmap;		/* block columns in the header */
+	int			 nmap;		/* block columns (header) */
 	int			 map[SNAP_MAX_MTYPES];
 	int			 map_line;
 	int			 nfree_rows;
@@ -361,9 +361,9 @@ procfs_parse_pagetypeinfo(struct snapshot *snap, const char *path,
 			else if (pp.section == PTI_BLOCKS)
 				r = pagetypeinfo_block_row(&pp);
 			else if (pp.section == PTI_NONE && pp.ncols == 0)
-				r = procfs_lex_fail(lx, "expected a 'Free pages "
-				    "count per migrate type at order' header "
-				    "before 'Node' rows");
+				r = procfs_lex_fail(lx, "expected a 'Free "
+				    "pages count per migrate type at order' "
+				    "header before 'Node' rows");
 		} else if (PROCFS_PREFIX(lx, "Page block order:"))
 			r = pagetypeinfo_order(&pp, 0);
 		else if (PROCFS_PREFIX(lx, "Pages per block:"))

@@ -27,6 +27,7 @@ struct zoneinfo_block {
 	uint64_t	 managed;
 	uint64_t	 start_pfn;
 	uint64_t	 pcp;
+	uint64_t	 stat_slack;	/* sum of "vm stats threshold" */
 	int		 in_node_stats;	/* per-node items until "pages free" */
 	int		 nregions;	/* sorted-buddy rows in this block */
 	int		 last_region;
@@ -45,9 +46,9 @@ struct zoneinfo_parse {
 	struct zoneinfo_block	 b;
 	int			 header_kind;	/* -1 until the first header */
 	int			 header_line;
-	int			 sorted;	/* a per-region table was seen */
+	int			 sorted;	/* a per-region table seen */
 	int			 sorted_line;
-	int			 plain_line;	/* a populated zone without one */
+	int			 plain_line;	/* a zone without one */
 	int			 last_node;	/* last key added, for order */
 	int			 last_rank;
 	int			 last_region;
@@ -150,6 +151,7 @@ zoneinfo_close(struct zoneinfo_parse *zp)
 	e->managed = b->managed;
 	e->free_pages = b->free;
 	e->pcp_pages = b->pcp;
+	e->stat_slack = b->stat_slack;
 	if (zp->plain_line == 0)
 		zp->plain_line = b->line;
 	return (0);
@@ -308,6 +310,16 @@ zoneinfo_line(struct zoneinfo_parse *zp)
 			    "a page count after 'count:'")) != 0)
 				return (r);
 			b->pcp += v;
+		}
+		return (0);
+	case 'v':
+		/* Per-CPU counter deltas make pages free lag by this much. */
+		if (PROCFS_IS(lx, "vm") && procfs_lex_word(lx, "stats") &&
+		    procfs_lex_word(lx, "threshold:")) {
+			if ((r = zoneinfo_value(zp, &v,
+			    "a count after 'vm stats threshold:'")) != 0)
+				return (r);
+			b->stat_slack += v;
 		}
 		return (0);
 	case 'f':

@@ -184,8 +184,9 @@ region_map_read_blocks(struct region_map *map, char **cause)
 			}
 			b->start_pfn = index * map->block_pages;
 			b->end_pfn = b->start_pfn + map->block_pages;
-			snprintf(path, sizeof path, "%s/%s/memory%d/valid_zones",
-			    map->sys_root, REGION_MAP_SYS_MEMORY, id);
+			snprintf(path, sizeof path,
+			    "%s/%s/memory%d/valid_zones", map->sys_root,
+			    REGION_MAP_SYS_MEMORY, id);
 			if (region_map_read_small(path, buf, sizeof buf,
 			    NULL) == 0 && b->online)
 				snprintf(b->valid_zone, sizeof b->valid_zone,
@@ -376,10 +377,10 @@ region_map_check_range(struct region_map *map, const char *where, int node,
 	for (i = 0; i < map->nregions; i++) {
 		r = &map->regions[i];
 		if (r->node == node && start < r->start_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: not sorted:"
-			    " start_pfn %" PRIu64 " comes after node %d region "
-			    "%d at %" PRIu64, where, start, node, r->region,
-			    r->start_pfn));
+			return (fail_with(cause, RB_EXIT_INPUT, "%s: not "
+			    "sorted: start_pfn %" PRIu64 " comes after node %d "
+			    "region %d at %" PRIu64, where, start, node,
+			    r->region, r->start_pfn));
 		if (start < r->end_pfn && end > r->start_pfn)
 			return (fail_with(cause, RB_EXIT_INPUT, "%s: range %"
 			    PRIu64 "-%" PRIu64 " overlaps node %d region %d (%"
@@ -533,6 +534,7 @@ region_map_read_zones(struct region_map *map, const struct snapshot *snap,
 		map->zones = xreallocarray(map->zones, map->nzones + 1,
 		    sizeof *map->zones);
 		z = &map->zones[map->nzones++];
+		memset(z, 0, sizeof *z);
 		z->node = e->node;
 		snprintf(z->name, sizeof z->name, "%s", e->zone);
 		z->start_pfn = e->start_pfn;
@@ -675,11 +677,12 @@ region_map_make_segs(struct region_map *map)
 			hi = r->end_pfn < b->end_pfn ? r->end_pfn : b->end_pfn;
 			for (p = lo; p < hi; p = next) {
 				next = region_map_next_cut(map, b->node, p, hi);
-				if ((zone = region_map_zone_of(map, b, p)) == -1 ||
+				zone = region_map_zone_of(map, b, p);
+				if (zone == -1 ||
 				    (key = region_map_key(map, j, zone)) == -1)
 					continue;
-				s = map->nsegs > 0 ? &map->segs[map->nsegs - 1] :
-				    NULL;
+				s = map->nsegs > 0 ?
+				    &map->segs[map->nsegs - 1] : NULL;
 				if (s != NULL && s->key == key &&
 				    s->block == i && s->end_pfn == p) {
 					s->end_pfn = next;
@@ -696,6 +699,68 @@ region_map_make_segs(struct region_map *map)
 				s->key = key;
 				s->block = i;
 			}
+		}
+	}
+}
+
+/* Is pfn p of a node inside one of its regions? */
+static int
+region_map_in_region(const struct region_map *map, int node, uint64_t p)
+{
+	int i;
+
+	for (i = 0; i < map->nregions; i++) {
+		if (map->regions[i].node == node &&
+		    p >= map->regions[i].start_pfn &&
+		    p < map->regions[i].end_pfn)
+			return (1);
+	}
+	return (0);
+}
+
+/* Next region edge of a node after p, or end. */
+static uint64_t
+region_map_next_region_edge(const struct region_map *map, int node,
+    uint64_t p, uint64_t end)
+{
+	const struct region_span *r;
+	int i;
+
+	for (i = 0; i < map->nregions; i++) {
+		r = &map->regions[i];
+		if (r->node != node)
+			continue;
+		if (r->start_pfn > p && r->start_pfn < end)
+			end = r->start_pfn;
+		if (r->end_pfn > p && r->end_pfn < end)
+			end = r->end_pfn;
+	}
+	return (end);
+}
+
+/*
+ * Mark zones with online memory that no region covers (a --region-map
+ * that lists only some ranges): their free pages cannot be checked
+ * against zoneinfo.
+ */
+static void
+region_map_mark_partial(struct region_map *map)
+{
+	const struct region_block *b;
+	uint64_t p, next;
+	int i, zone;
+
+	for (i = 0; i < map->nblocks; i++) {
+		b = &map->blocks[i];
+		if (!b->online)
+			continue;
+		for (p = b->start_pfn; p < b->end_pfn; p = next) {
+			next = region_map_next_cut(map, b->node, p, b->end_pfn);
+			next = region_map_next_region_edge(map, b->node, p,
+			    next);
+			if ((zone = region_map_zone_of(map, b, p)) != -1 &&
+			    !region_map_in_region(map, b->node, p))
+				map->zones[zone].partial = 1;
 		}
 	}
 }
@@ -750,6 +815,7 @@ region_map_build(struct region_map *map, const struct region_map_config *cfg,
 	}
 	region_map_make_keys(map);
 	region_map_make_segs(map);
+	region_map_mark_partial(map);
 	if (map->nkeys == 0) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "no region overlaps a "
 		    "zone: %s/%s and zoneinfo disagree", map->sys_root,

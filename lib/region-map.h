@@ -31,7 +31,7 @@ struct region_block {
 	uint64_t	 start_pfn;
 	uint64_t	 end_pfn;
 	int		 online;	/* state at the last refresh */
-	char		 valid_zone[SNAP_NAME_LEN];	/* "" or "none" */
+	char		 valid_zone[SNAP_NAME_LEN];	/* or "none" */
 };
 
 struct region_node {
@@ -55,6 +55,7 @@ struct region_zone {
 	char		 name[SNAP_NAME_LEN];
 	uint64_t	 start_pfn;
 	uint64_t	 end_pfn;	/* start_pfn + spanned */
+	int		 partial;	/* online memory in no region */
 };
 
 /* A region key: the intersection of one region and one zone span. */
@@ -91,7 +92,7 @@ struct region_map {
 	int			 nregions;
 	struct region_zone	*zones;
 	int			 nzones;
-	struct region_key	*keys;		/* node, region, zone order */
+	struct region_key	*keys;		/* node, region, zone */
 	int			 nkeys;
 	struct region_seg	*segs;		/* sorted by start_pfn */
 	int			 nsegs;

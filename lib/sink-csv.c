@@ -28,7 +28,7 @@ static const struct {
 } sink_tables[SINK_NTABLES] = {
 	[SINK_REGIONS] = { "regions.csv",
 	    "node,region,zone,start_pfn,spanned_pages,present_pages,"
-	    "managed_pages" },
+	    "managed_pages,zone_region" },
 	[SINK_SAMPLES] = { "samples.csv",
 	    "t_s,phase,node,region,zone,present_pages,free_pages,"
 	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
@@ -332,6 +332,9 @@ sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 			sink_u64(f, e->present);
 			sink_printf(f, ",");
 			sink_u64(f, e->managed);
+			sink_printf(f, ",");
+			if (e->zone_region >= 0)
+				sink_printf(f, "%d", e->zone_region);
 			sink_printf(f, "\n");
 		}
 

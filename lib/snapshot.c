@@ -93,6 +93,7 @@ snapshot_add(struct snapshot *snap, int node, int region, const char *zone)
 	memset(e, 0, sizeof *e);
 	e->node = node;
 	e->region = region;
+	e->zone_region = -1;
 	snprintf(e->zone, sizeof e->zone, "%s", zone);
 	e->start_pfn = SNAP_UNKNOWN;
 	e->spanned = SNAP_UNKNOWN;

@@ -37,6 +37,8 @@ enum snap_format {
 struct snap_entry {
 	int		 node;
 	int		 region;	/* -1: the kernel printed no region */
+	int		 zone_region;	/* sorted-buddy: the kernel's number
+					   inside the zone; -1 otherwise */
 	char		 zone[SNAP_NAME_LEN];
 	uint64_t	 start_pfn;	/* SNAP_UNKNOWN when not printed */
 	uint64_t	 spanned;
@@ -44,6 +46,7 @@ struct snap_entry {
 	uint64_t	 managed;	/* SNAP_UNKNOWN before 3.8 */
 	uint64_t	 free_pages;
 	uint64_t	 pcp_pages;	/* per-CPU list pages (count:) */
+	uint64_t	 stat_slack;	/* sum of per-CPU vm stats thresholds */
 
 	int		 norders;	/* 0: no buddyinfo row seen */
 	uint64_t	 free_blocks[SNAP_MAX_ORDERS];

@@ -47,8 +47,8 @@
 #define KPF_MAPPEDTODISK	(1ULL << 34)
 
 #define KPF_ABSENT	(KPF_NOPAGE | KPF_OFFLINE)
-#define KPF_FILE_MASK	(KPF_LRU | KPF_MMAP | KPF_SWAPCACHE | KPF_UPTODATE | \
-	KPF_DIRTY | KPF_WRITEBACK | KPF_MAPPEDTODISK)
+#define KPF_FILE_MASK	(KPF_LRU | KPF_MMAP | KPF_SWAPCACHE | \
+	KPF_UPTODATE | KPF_DIRTY | KPF_WRITEBACK | KPF_MAPPEDTODISK)
 
 #define SRC_KPAGEFLAGS_BATCH	(4 << 20)	/* bytes per pread */
 #define SRC_KPAGEFLAGS_MAX_THREADS 64
@@ -76,12 +76,13 @@ struct src_kpageflags_acc {
 
 /* Per-zone figures of one sample. */
 struct src_kpageflags_zone {
-	uint64_t	 slack;		/* sum of per-CPU stat thresholds */
+	uint64_t	 slack;		/* sum of per-CPU thresholds */
 	uint64_t	 free_before;
 	uint64_t	 free_after;
 	uint64_t	 managed;
 	uint64_t	 buddy_blocks;	/* buddyinfo, before */
 	uint64_t	 buddy_pages;
+	uint64_t	 pcp;		/* per-CPU list pages, before */
 	int		 seen;
 };
 
@@ -489,6 +490,7 @@ src_kpageflags_zone_figures(struct src_kpageflags *kp, struct snapshot *snap,
 		if (before) {
 			z->seen = 1;
 			z->free_before = e->free_pages;
+			z->pcp = e->pcp_pages;
 			z->buddy_blocks = z->buddy_pages = 0;
 			for (k = 0; k < e->norders; k++) {
 				z->buddy_blocks += e->free_blocks[k];
@@ -519,8 +521,8 @@ src_kpageflags_check_spans(struct src_kpageflags *kp, struct snapshot *snap)
 		if (z == NULL || z->start_pfn != e->start_pfn ||
 		    z->end_pfn != e->start_pfn + e->spanned) {
 			snapshot_warn(snap, "kpageflags: node %d zone %s now "
-			    "spans pfn %" PRIu64 "+%" PRIu64 ", not as at start;"
-			    " the region map is kept", e->node, e->zone,
+			    "spans pfn %" PRIu64 "+%" PRIu64 ", not as at "
+			    "start; the region map is kept", e->node, e->zone,
 			    e->start_pfn, e->spanned);
 			return;
 		}
@@ -611,7 +613,7 @@ src_kpageflags_check(struct src_kpageflags *kp, struct snapshot *snap)
 	for (zi = 0; zi < kp->map.nzones; zi++) {
 		z = &kp->zones[zi];
 		rz = &kp->map.zones[zi];
-		if (!z->seen)
+		if (!z->seen || rz->partial)
 			continue;
 		counted = 0;
 		for (i = 0; i < kp->map.nkeys; i++) {
@@ -881,7 +883,9 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 {
 	struct src_kpageflags *kp = src->priv;
 	const char *marking = "undecided";
-	json_t *acc;
+	json_t *acc, *unchecked, *pcp;
+	char name[64];
+	int i;
 
 	if (kp == NULL)
 		return;
@@ -926,6 +930,23 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	    json_real(kp->last_scan_ns / 1e6));
 	json_object_set_new(acc, "max_scan_ms",
 	    json_real(kp->max_scan_ns / 1e6));
+	unchecked = json_array();
+	for (i = 0; i < kp->map.nzones; i++) {
+		if (kp->map.zones[i].partial)
+			json_array_append_new(unchecked, json_sprintf("node %d "
+			    "zone %s", kp->map.zones[i].node,
+			    kp->map.zones[i].name));
+	}
+	json_object_set_new(acc, "unchecked_zones", unchecked);
+	/* Free but invisible to kpageflags: counted as "other" used pages. */
+	pcp = json_object();
+	for (i = 0; i < kp->map.nzones; i++) {
+		snprintf(name, sizeof name, "node %d zone %s",
+		    kp->map.zones[i].node, kp->map.zones[i].name);
+		json_object_set_new(pcp, name, json_integer((json_int_t)
+		    kp->zones[i].pcp));
+	}
+	json_object_set_new(acc, "pcp_pages_last", pcp);
 	json_object_set_new(obj, "accuracy", acc);
 }
 

@@ -19,7 +19,7 @@
 struct src_procfs {
 	int	 pagetype_warned;	/* unreadable pagetypeinfo reported */
 	int	 pagetype_failed;
-	char	 pagetype_root[PATH_MAX];	/* where it failed: not retried */
+	char	 pagetype_root[PATH_MAX];	/* failed there: not retried */
 };
 
 /* A format's name for messages and meta.json. */

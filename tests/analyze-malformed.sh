@@ -60,9 +60,9 @@ sed -i '4s/^0.000,fill,0,1,/0.000,fill,0,9,/' "$D/samples.csv"
 bad "an unknown region" "m$n/samples.csv:4: node 0 region 9 is not in regions.csv"
 
 fresh
-sed -i '7s/^1.000/0.500/; 8,11s/^1.000/0.500/' "$D/samples.csv"
-sed -i '12s/^2.000/0.250/' "$D/samples.csv"
-bad "time going backwards" "m$n/samples.csv:12: t_s 0.250 goes back in time"
+sed -i '8,13s/^1.000/0.500/' "$D/samples.csv"
+sed -i '14s/^2.000/0.250/' "$D/samples.csv"
+bad "time going backwards" "m$n/samples.csv:14: t_s 0.250 goes back in time"
 
 fresh
 sed -i '6s/Normal/"Normal/' "$D/samples.csv"
@@ -115,7 +115,7 @@ ok $? "and class metrics are dropped when a class is unknown"
 # A run killed mid-write: half a line and a short last sample.
 fresh
 sed -i 's/"status": "complete"/"status": "interrupted"/' "$D/meta.json"
-head -c -1 "$D/samples.csv" >"$WORK/s" && head -n 23 "$WORK/s" >"$D/samples.csv"
+head -n 27 "$D/samples.csv" >"$WORK/s" && cp "$WORK/s" "$D/samples.csv"
 printf '4.000,drain,0,1,Norm' >>"$D/samples.csv"
 rb analyze "$D" --format csv
 expect_rc 0 "an interrupted run with a cut-off last line is analysed"
@@ -125,7 +125,7 @@ expect_err 'dropped the incomplete last sample \(t_s 4.000' \
 expect_out '^drain,samples,1,samples$' "the drain phase keeps its whole sample"
 sed -i 's/"status": "interrupted"/"status": "complete"/' "$D/meta.json"
 rm -f "$D/summary.csv" "$D/summary.json"
-bad "a cut-off line in a complete run" "m$n/samples.csv:24: expected 13 fields"
+bad "a cut-off line in a complete run" "m$n/samples.csv:28: expected 13 fields"
 
 rb analyze "$WORK/does-not-exist"
 expect_rc 2 "a directory that does not exist"

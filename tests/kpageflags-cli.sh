@@ -116,6 +116,30 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample --source kpageflags on the synthetic machine"
 	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
 	ok $? "sample --source kpageflags: node 1 region 0 row"
+	printf '0,0,65536\n0,60000,70000\n' >"$WORK/map.csv"
+	rb sample --source kpageflags $P --region-map "$WORK/map.csv" \
+	    --count 1 --out "$WORK/s2"
+	expect_rc 2 "sample with an overlapping --region-map"
+	expect_err "map.csv:2: .*overlaps" "sample --region-map: file and line"
+	# Head-only marking: the accuracy check lands in events.csv and
+	# meta.json names the rule.
+	H="$WORK/head"
+	mkdir -p "$H"
+	"$MKTREE" "$H" head
+	rb sample --source kpageflags --proc "$H/proc" --sys "$H/sys" \
+	    --region-size 256M --count 1 --out "$WORK/s3" --quiet
+	expect_rc 0 "sample of the head-only machine"
+	grep -q '^0.000,warning,"kpageflags: node 0 zone Normal: counted 4355 ' \
+	    "$WORK/s3/events.csv"
+	ok $? "head-only: accuracy warning in events.csv"
+	grep -q '"order_rule": *"oldA"' "$WORK/s3/meta.json"
+	ok $? "head-only: meta.json says rule oldA"
+	rb info --source kpageflags $P --region-size block
+	expect_rc 0 "info --source kpageflags"
+	expect_out "^region map: one region per 128M memory block" \
+	    "info prints the region map"
+	expect_out "^node 1: pfn 163840-229376, 2 regions, 2 of 2 128M blocks" \
+	    "info prints the node spans"
 fi
 
 done_testing

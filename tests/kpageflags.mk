@@ -1,9 +1,5 @@
 # tests for the kpageflags part (included from Makefile.am)
 
-# The placement command lives with its library code (issue 3); it is added
-# here because bench/local.mk defines the list before this fragment.
-bench_libbench_a_SOURCES += bench/cmd-placement.c
-
 EXTRA_DIST += tests/kpf-tree.h tests/kpageflags-cli.sh
 
 # Writes the synthetic machine for the shell tests.

@@ -5,6 +5,8 @@
  * median time of plain sequential preads of the same byte ranges of
  * /proc/kpageflags, interleaved in the same run; _2t is the same with two
  * scan threads.  placement_pages_per_s scans a child holding 1 GiB.
+ * kpageflags_allocs_per_sample counts malloc calls per sample after the
+ * first (must be 0: everything is set up at open).
  */
 #include "config.h"
 
@@ -24,9 +26,39 @@
 #include "src-kpageflags.h"
 #include "units.h"
 
-#define PERF_ROUNDS	7
+#define PERF_ROUNDS	11
 #define PERF_BATCH	(4 << 20)
 #define PERF_CHILD_MB	1024
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+
+static volatile unsigned long perf_allocs;
+
+/* Count every allocation of the process (interposes libc's). */
+void *
+malloc(size_t size)
+{
+	perf_allocs++;
+	return (__libc_malloc(size));
+}
+
+/* Counted calloc. */
+void *
+calloc(size_t n, size_t size)
+{
+	perf_allocs++;
+	return (__libc_calloc(n, size));
+}
+
+/* Counted realloc. */
+void *
+realloc(void *p, size_t size)
+{
+	perf_allocs++;
+	return (__libc_realloc(p, size));
+}
 
 /* Compare two doubles (qsort callback). */
 static int
@@ -155,6 +187,7 @@ main(void)
 	struct source src1, src2;
 	struct snapshot snap;
 	double m0, m1, m2;
+	unsigned long allocs = 0;
 	char *buf;
 	int i, fd;
 
@@ -175,8 +208,10 @@ main(void)
 	perf_plain(src_kpageflags_map(&src1), buf);
 	for (i = 0; i < PERF_ROUNDS; i++) {
 		plain[i] = perf_plain(src_kpageflags_map(&src1), buf);
+		allocs -= perf_allocs;
 		one[i] = perf_sample(&src1, &snap);
 		two[i] = perf_sample(&src2, &snap);
+		allocs += perf_allocs;
 	}
 	m0 = perf_median(plain, PERF_ROUNDS);
 	m1 = perf_median(one, PERF_ROUNDS);
@@ -186,6 +221,8 @@ main(void)
 	printf("kpageflags_scan_2t_s=%.4f\n", m2);
 	printf("kpageflags_scan_ratio=%.3f\n", m1 / m0);
 	printf("kpageflags_scan_ratio_2t=%.3f\n", m2 / m0);
+	printf("kpageflags_allocs_per_sample=%.3f\n",
+	    (double)allocs / (2 * PERF_ROUNDS));
 	printf("placement_pages_per_s=%.0f\n",
 	    perf_placement(src_kpageflags_map(&src1)));
 	src1.ops->close(&src1);

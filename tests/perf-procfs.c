@@ -66,9 +66,9 @@ make_big(struct procfile *zi, struct procfile *bi)
 				    "\tRegion %6d \t %6d \t %6d\n", r, 131072,
 				    1024);
 				bl += snprintf(bi->buf + bl, bi->cap - bl,
-				    "\t\t Region %6d      0      0      0      0"
+				    "\t\t Region %6d      0      0      0"
 				    "      0      0      0      0      0      0"
-				    "      1 \n", r);
+				    "      0      1 \n", r);
 			}
 			zl += snprintf(zi->buf + zl, zi->cap - zl, "\n    "
 			    "nr_free_pages %d\n  start_pfn:         %d\n",
@@ -135,8 +135,14 @@ main(void)
 	procfile_init(&fbi);
 	snapshot_init(&snap);
 	if (procfile_read(&fzi, dir, "zoneinfo", &cause) != 0 ||
-	    procfile_read(&fbi, dir, "buddyinfo", &cause) != 0)
-		die(RB_EXIT_ENV, "%s", cause);
+	    procfile_read(&fbi, dir, "buddyinfo", &cause) != 0) {
+		/* No fixtures here (FIXTURES unset, VPATH build): use /proc. */
+		free(cause);
+		cause = NULL;
+		if (procfile_read(&fzi, "/proc", "zoneinfo", &cause) != 0 ||
+		    procfile_read(&fbi, "/proc", "buddyinfo", &cause) != 0)
+			die(RB_EXIT_ENV, "%s", cause);
+	}
 	make_big(&gzi, &gbi);
 	source_config_init(&cfg);
 	if (source_open(&src, "zone", &cfg, &cause) != 0)

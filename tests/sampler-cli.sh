@@ -34,6 +34,17 @@ expect_out '^region source: +patched' "info picks the patched source"
 rb info --proc "$FIXTURES/6.18"
 expect_out '^region source: +zone' "info falls back to zone on a fixture without kpageflags"
 
+# Sorted-buddy regions restart at 0 in every zone: they are renumbered per
+# node so that (node, region) is one physical range, and the kernel's own
+# number is kept in zone_region.
+out="$WORK/fx-sorted-buddy-3.12"
+keys=$(tail -n +2 "$out/regions.csv" | cut -d, -f1,2 | sort -u | wc -l)
+rows=$(($(wc -l <"$out/regions.csv") - 1))
+[ "$keys" -eq "$rows" ]
+ok $? "sorted-buddy: every (node, region) is one key ($keys of $rows)"
+grep -q '^0,0,DMA,.*,0$' "$out/regions.csv" && grep -q '^0,[1-9][0-9]*,Normal,.*,0$' "$out/regions.csv"
+ok $? "sorted-buddy: Normal's region 0 follows the lower zones, zone_region 0"
+
 # Bad option values and combinations are usage errors.
 rb sample --bogus
 expect_rc 2 "unknown option"

@@ -1,6 +1,6 @@
 /*
  * Metric tests on the hand-made results directory tests/data/analyze/basic
- * (4 regions, region 0 of two zones).  Every expected figure is worked out
+ * (4 regions with memory, region 0 of two zones, and region 4, a hole).  Every expected figure is worked out
  * by hand from the CSVs; the comments say how.
  */
 #include "config.h"
@@ -64,7 +64,7 @@ main(void)
 		tap_diag("%s", cause);
 		return (tap_done());
 	}
-	tap_eq_u64(res->nregions, 4, "4 regions");
+	tap_eq_u64(res->nregions, 5, "5 regions (region 4 has no memory)");
 	tap_eq_u64(res->regions[0].nzones, 2, "region 0 has two zones");
 	tap_eq_u64(res->regions[0].present_pages, 2000,
 	    "region 0 present sums its zones");
@@ -75,9 +75,14 @@ main(void)
 	tap_eq_u64(res->nworkloads, 1, "1 placed workload");
 	tap_eq_str(res->label, "vanilla", "label");
 	/* t=2: DMA32 reports 1005 free of 1000 (clamped to 0 used). */
-	tap_eq_u64(res->used[2 * 4 + 0], 1000,
+	tap_eq_u64(res->used[2 * 5 + 0], 1000,
 	    "free > present in a zone clamps that zone's used to 0");
 	tap_ok(res->cls[RESULTS_SLAB] != NULL, "kpageflags classes kept");
+
+	tap_near(results_phase_end(res, results_phase_index(res, "fill")), 2.5,
+	    1e-12, "fill ends at its phase_end event");
+	tap_near(results_phase_end(res, results_phase_index(res, "drain")), 4,
+	    1e-12, "drain has no phase_end: its stop event ends it");
 
 	metrics_options_default(&mo);
 	rc = metrics_compute(res, &mo, &m, &cause);
@@ -108,7 +113,8 @@ main(void)
 	tap_near(r.twmean, 1, 1e-12,
 	    "drain: no phase_end, the last sample has no weight");
 	r = reduce(m, "empty_regions", "drain");
-	tap_near(r.final, 4, 0, "drain: every region empty at the end");
+	tap_near(r.final, 4, 0, "drain: every region with memory empty at the "
+	    "end; region 4 (no present pages) is neither empty nor active");
 	r = reduce(m, "occupancy.n0r1", "fill");
 	tap_near(r.final, 1.0, 1e-12, "fill: region 1 full at t=2");
 	r = reduce(m, "unmovable_used_regions", "fill");

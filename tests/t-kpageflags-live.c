@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -141,7 +142,8 @@ test_free(int threads)
 	/* DMA and DMA32 are idle here: their managed pages must match. */
 	for (i = 0; i < after.nentries; i++) {
 		z = &after.entries[i];
-		if (strcmp(z->zone, "DMA") != 0 && strcmp(z->zone, "DMA32") != 0)
+		if (strcmp(z->zone, "DMA") != 0 &&
+		    strcmp(z->zone, "DMA32") != 0)
 			continue;
 		if (z->spanned == 0)
 			continue;
@@ -188,9 +190,31 @@ live_rss(pid_t pid)
 	return (kb * 1024 / (uint64_t)sysconf(_SC_PAGESIZE));
 }
 
-/* A child touches 256 MiB; placement must find it all. */
+/* Huge pages of a process from smaps_rollup, in kB. */
+static uint64_t
+live_anon_huge_kb(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long kb = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return (kb);
+}
+
+/*
+ * A child touches 256 MiB (in transparent huge pages when thp is set);
+ * placement must find it all, huge pages as their 4 KiB pages.
+ */
 static void
-test_placement(void)
+test_placement(int thp)
 {
 	size_t len = (size_t)LIVE_CHILD_MB << 20;
 	struct placement_result r;
@@ -200,6 +224,7 @@ test_placement(void)
 	struct snapshot zones;
 	struct procfile pf;
 	uint64_t inkeys = 0, rss, want;
+	const char *tag = thp ? "placement (THP)" : "placement";
 	char *cause = NULL, c;
 	int fds[2], i;
 	pid_t pid;
@@ -209,10 +234,14 @@ test_placement(void)
 		return;
 	if ((pid = fork()) == 0) {
 		close(fds[0]);
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		p = mmap(NULL, len + (2 << 20), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			_exit(1);
+		p = (char *)(((uintptr_t)p + (2 << 20) - 1) &
+		    ~(uintptr_t)((2 << 20) - 1));
+		if (thp)
+			madvise(p, len, MADV_HUGEPAGE);
 		for (size_t off = 0; off < len; off += 4096)
 			p[off] = 1;
 		if (write(fds[1], "r", 1) != 1)
@@ -221,8 +250,8 @@ test_placement(void)
 		_exit(0);
 	}
 	close(fds[1]);
-	if (!tap_ok(read(fds[0], &c, 1) == 1, "placement: child touched %d "
-	    "MiB", LIVE_CHILD_MB)) {
+	if (!tap_ok(read(fds[0], &c, 1) == 1, "%s: child touched %d MiB",
+	    tag, LIVE_CHILD_MB)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		return;
@@ -234,7 +263,7 @@ test_placement(void)
 	cfg.region_size = 512 << 20;
 	if (live_zoneinfo(&pf, &zones) != 0 ||
 	    region_map_build(&map, &cfg, &zones, &cause) != 0) {
-		tap_ok(0, "placement: region map (%s)", cause ? cause : "");
+		tap_ok(0, "%s: region map (%s)", tag, cause ? cause : "");
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		return;
@@ -242,23 +271,27 @@ test_placement(void)
 	placement_init(&pl, "/proc", &map);
 	placement_result_init(&r, &map);
 	tap_ok(placement_scan(&pl, pid, &r, &cause) == 0 && !r.exited,
-	    "placement: scan of the child (%s)", cause ? cause : "ok");
+	    "%s: scan of the child (%s)", tag, cause ? cause : "ok");
 	rss = live_rss(pid);
+	if (thp)
+		tap_diag("placement (THP): %llu kB in huge pages",
+		    (unsigned long long)live_anon_huge_kb(pid));
 	for (i = 0; i < r.nkeys; i++)
 		inkeys += r.key_pages[i];
 	want = len / (uint64_t)sysconf(_SC_PAGESIZE);
-	tap_ok(inkeys >= want * 99 / 100, "placement: %llu of the %llu "
-	    "touched pages found in region keys", (unsigned long long)inkeys,
+	tap_ok(r.pages >= want && inkeys >= r.pages * 99 / 100, "%s: %llu "
+	    "of %llu resident pages (%llu touched) are in region keys", tag,
+	    (unsigned long long)inkeys, (unsigned long long)r.pages,
 	    (unsigned long long)want);
 	tap_ok(r.pages + 64 >= rss && r.pages <= rss + 64 + rss / 200,
-	    "placement: resident pages %llu match VmRSS %llu",
+	    "%s: resident pages %llu match VmRSS %llu", tag,
 	    (unsigned long long)r.pages, (unsigned long long)rss);
-	tap_diag("placement: %d regions hold >= 1%%, scan took %.1f ms",
-	    placement_regions_over(&map, &r, 0.01), r.scan_ns / 1e6);
+	tap_diag("%s: %d regions hold >= 1%%, scan took %.1f ms",
+	    tag, placement_regions_over(&map, &r, 0.01), r.scan_ns / 1e6);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	tap_ok(placement_scan(&pl, pid, &r, &cause) == 0 && r.exited,
-	    "placement: a reaped child is reported as exited");
+	    "%s: a reaped child is reported as exited", tag);
 	placement_result_free(&r);
 	placement_free(&pl);
 	region_map_free(&map);
@@ -279,6 +312,7 @@ main(void)
 	log_set_program("t-kpageflags-live");
 	test_free(1);
 	test_free(2);
-	test_placement();
+	test_placement(0);
+	test_placement(1);
 	return (tap_done());
 }

@@ -343,6 +343,46 @@ test_map_file(void)
 	check_bad_map("", "map.csv:0", "no regions");
 }
 
+/*
+ * A region map that leaves online memory out: that zone cannot be checked
+ * against zoneinfo, so no warning, and meta.json says so.
+ */
+static void
+test_partial_map(void)
+{
+	struct snapshot snap;
+	struct source src;
+	char file[4200], *cause = NULL, *text;
+	json_t *obj, *unchecked;
+
+	snprintf(file, sizeof file, "%s/partial.csv", tree_all);
+	kpf_tree_text(tree_all, "partial.csv", "0,0,131072\n1,196608,229376\n");
+	snapshot_init(&snap);
+	if (!tap_ok(open_source(&src, tree_all, 0, 0, file, 1, &cause) == 0 &&
+	    src.ops->read(&src, &snap, 0, &cause) == 0, "partial map: read "
+	    "(%s)", cause ? cause : "ok"))
+		return;
+	tap_eq_u64(snap.nentries, 3, "partial map: 3 region keys");
+	tap_ok(snapshot_find(&snap, 1, 0, "Normal") != NULL &&
+	    snapshot_find(&snap, 1, 0, "Normal")->start_pfn == 196608 &&
+	    snapshot_find(&snap, 1, 0, "Normal")->free_pages == 0,
+	    "partial map: node 1 region 0 is the listed range");
+	tap_ok(snap.nwarn == 0, "partial map: no accuracy warning for the "
+	    "zone it leaves partly out");
+	obj = json_object();
+	src.ops->describe(&src, obj);
+	unchecked = json_object_get(json_object_get(obj, "accuracy"),
+	    "unchecked_zones");
+	text = json_dumps(unchecked, JSON_COMPACT);
+	tap_ok(json_array_size(unchecked) == 1 && strcmp(json_string_value(
+	    json_array_get(unchecked, 0)), "node 1 zone Normal") == 0,
+	    "partial map: meta.json names the unchecked zone (%s)", text);
+	free(text);
+	json_decref(obj);
+	close_source(&src);
+	snapshot_free(&snap);
+}
+
 /* Placement of the synthetic process. */
 static void
 test_placement(void)
@@ -467,6 +507,7 @@ main(void)
 	test_head_only();
 	test_blocks();
 	test_map_file();
+	test_partial_map();
 	test_placement();
 	test_env();
 	test_short_file();

@@ -276,7 +276,8 @@ check_sources(const char *dir, const char *set)
 	for (i = 0; source_table[i] != NULL; i++) {
 		r = source_open(&src, source_table[i]->name, &cfg, &cause);
 		if (strcmp(source_table[i]->name, want) == 0)
-			tap_ok(r == 0, "%s: source %s opens by name", set, want);
+			tap_ok(r == 0, "%s: source %s opens by name", set,
+			    want);
 		else if (strcmp(source_table[i]->name, "kpageflags") == 0)
 			tap_ok(1, "%s: kpageflags not checked here", set);
 		else if (tap_ok(r == -RB_EXIT_ENV && cause != NULL &&
@@ -299,6 +300,45 @@ static int
 set_compare(const struct dirent **a, const struct dirent **b)
 {
 	return (strcmp((*a)->d_name, (*b)->d_name));
+}
+
+/* This machine's /proc through the zone source (a mainline kernel). */
+static void
+check_live(void)
+{
+	struct source_config cfg;
+	struct source src;
+	struct snapshot snap;
+	uint64_t free_sum = 0;
+	char *cause = NULL;
+	int r, i;
+
+	if (!procfile_readable("/proc", "zoneinfo")) {
+		tap_ok(1, "# SKIP no readable /proc/zoneinfo");
+		return;
+	}
+	source_config_init(&cfg);
+	snapshot_init(&snap);
+	if (!tap_ok((r = source_open(&src, "zone", &cfg, &cause)) == 0,
+	    "live: zone source opens on /proc")) {
+		tap_diag("%s", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < 3 && r == 0; i++)
+		r = source_read(&src, &snap, i == 0 ? SOURCE_READ_PAGETYPE : 0,
+		    &cause);
+	if (!tap_ok(r == 0 && snap.nentries > 0 && snap.norders >= 11,
+	    "live: three samples, %d zones, %d orders", snap.nentries,
+	    snap.norders))
+		tap_diag("%s", cause ? cause : "");
+	for (i = 0; i < snap.nentries; i++)
+		free_sum += snap.entries[i].free_pages;
+	tap_ok(free_sum > 0, "live: %llu free pages",
+	    (unsigned long long)free_sum);
+	source_close(&src);
+	snapshot_free(&snap);
+	free(cause);
 }
 
 int
@@ -329,6 +369,7 @@ main(void)
 	tap_ok(sets >= 10, "%d fixture sets checked (with sorted-buddy-3.12)",
 	    sets);
 
+	check_live();
 	source_config_init(&cfg);
 	r = source_open(&src, "no-such-source", &cfg, &cause);
 	tap_ok(r == -RB_EXIT_INPUT && strstr(cause, "auto, patched, "

@@ -1,0 +1,278 @@
+/*
+ * The region heatmap: time across, one row per region (grouped by node,
+ * labelled with its number and physical range), colour = occupancy
+ * (used / present) on the viridis scale.  The cells are one image per node
+ * drawn with nearest-neighbour scaling; when samples outnumber pixel
+ * columns each column shows the mean of the samples it covers, so a
+ * one-hour 10 Hz run costs no more than a short one.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart-run.h"
+#include "log.h"
+
+#define HEAT_W		1000.0
+#define HEAT_TOP	34.0	/* phase and checkpoint labels */
+#define HEAT_BOTTOM	56.0
+#define HEAT_NODE_GAP	6.0
+#define HEAT_NO_DATA	0xbdbdbdu	/* region absent or no pages */
+
+/*
+ * Height of one region row: whole units up to 160 regions, then a share
+ * of 720 units (the cells of several regions then meet in one pixel row,
+ * see fill_cells).
+ */
+static double
+row_height(const struct results *res)
+{
+	if (res->nregions > 160)
+		return (720.0 / res->nregions);
+	return (fmin(40, fmax(3, floor(480.0 / res->nregions))));
+}
+
+/* Number of node groups (regions are sorted by node). */
+static int
+node_groups(const struct results *res)
+{
+	int r, n = 1;
+
+	for (r = 1; r < res->nregions; r++)
+		if (res->regions[r].node != res->regions[r - 1].node)
+			n++;
+	return (n);
+}
+
+/* Plot height: the rows and the gaps between nodes. */
+static double
+plot_height(const struct results *res)
+{
+	return (res->nregions * row_height(res) +
+	    (node_groups(res) - 1) * HEAT_NODE_GAP);
+}
+
+/* The heatmap needs samples only, which every loaded run has. */
+static const char *
+heatmap_absent(const void *data)
+{
+	const struct chart_run *run = data;
+
+	return (run->res->samples.n == 0 ? "no samples" : NULL);
+}
+
+static void
+heatmap_size(const void *data, double *w, double *h)
+{
+	const struct chart_run *run = data;
+
+	*w = HEAT_W;
+	*h = 62 + HEAT_TOP + plot_height(run->res) + HEAT_BOTTOM;
+}
+
+/*
+ * Fill cells (cols x rows, RGB24) for the count regions from r0 with the
+ * mean occupancy of the samples each column covers; a column no sample
+ * falls into repeats the one before it.  With fewer rows than regions,
+ * each row is the mean of the regions it covers.
+ */
+static void
+fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
+    double t1, int r0, int count)
+{
+	const struct results *res = run->res;
+	const struct results_times *tm = &res->samples;
+	int cols = cairo_image_surface_get_width(cells);
+	int nr = cairo_image_surface_get_height(cells), stride, s, r, c, col;
+	int all = res->nregions, *row_of = xcalloc(count, sizeof *row_of);
+	double *sum = xcalloc((size_t)cols * nr, sizeof *sum), dt;
+	int *cnt = xcalloc((size_t)cols * nr, sizeof *cnt);
+	int *seen = xcalloc(cols, sizeof *seen);
+	unsigned char *px;
+	uint32_t *row, v;
+
+	for (r = 0; r < count; r++)
+		row_of[r] = (int)((long)r * nr / count);
+	dt = (t1 - t0) / cols;
+	for (s = 0; s < tm->n; s++) {
+		col = (int)floor((tm->t[s] - t0) / dt);
+		col = col < 0 ? 0 : col >= cols ? cols - 1 : col;
+		seen[col] = 1;
+		for (r = 0; r < count; r++) {
+			if (res->present[(size_t)s * all + r0 + r] == 0)
+				continue;
+			sum[(size_t)col * nr + row_of[r]] +=
+			    run->m->occupancy[(size_t)s * all + r0 + r];
+			cnt[(size_t)col * nr + row_of[r]]++;
+		}
+	}
+	cairo_surface_flush(cells);
+	px = cairo_image_surface_get_data(cells);
+	stride = cairo_image_surface_get_stride(cells);
+	for (r = 0; r < nr; r++) {
+		row = (uint32_t *)(px + (size_t)r * stride);
+		v = HEAT_NO_DATA;
+		for (c = 0; c < cols; c++) {
+			if (cnt[(size_t)c * nr + r] > 0)
+				v = chart_viridis_pixel(sum[(size_t)c * nr +
+				    r] / cnt[(size_t)c * nr + r]);
+			else if (seen[c])
+				v = HEAT_NO_DATA;
+			row[c] = v;
+		}
+	}
+	cairo_surface_mark_dirty(cells);
+	free(row_of);
+	free(sum);
+	free(cnt);
+	free(seen);
+}
+
+/* Does any sample have a region without present pages (grey cells)? */
+static int
+has_no_data(const struct results *res)
+{
+	size_t i, n = (size_t)res->samples.n * res->nregions;
+
+	for (i = 0; i < n; i++)
+		if (res->present[i] == 0)
+			return (1);
+	return (0);
+}
+
+/* Region labels left of the rows, thinned when rows are low. */
+static void
+draw_row_labels(cairo_t *cr, const struct results *res, double x,
+    double y0, double rh)
+{
+	double y = y0, size = fmin(CHART_FONT_SIZE - 1, fmax(rh - 1, 9));
+	int every = (int)ceil((size + 2) / rh), r, first = 0, nodes;
+	char buf[64];
+
+	nodes = node_groups(res);
+	chart_font(cr, size, 0);
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	for (r = 0; r < res->nregions; r++) {
+		if (r > 0 && res->regions[r].node != res->regions[r - 1].node) {
+			y += HEAT_NODE_GAP;
+			first = r;
+		}
+		if ((r - first) % every == 0) {
+			chart_region_label(res, r, buf, sizeof buf);
+			chart_text(cr, x, y + rh / 2, 1, 0.5, buf);
+		}
+		y += rh;
+	}
+	if (nodes < 2 && res->regions[0].node == 0)
+		return;
+	/* Node names, rotated, beside each group. */
+	chart_font(cr, CHART_FONT_SIZE, 1);
+	for (y = y0, first = 0, r = 1; r <= res->nregions; r++) {
+		if (r < res->nregions &&
+		    res->regions[r].node == res->regions[first].node)
+			continue;
+		snprintf(buf, sizeof buf, "node %d", res->regions[first].node);
+		if ((r - first) * rh >= chart_text_width(cr, buf))
+			chart_text_vertical(cr, 18, y + (r - first) * rh / 2,
+			    buf);
+		y += (r - first) * rh + HEAT_NODE_GAP;
+		first = r;
+	}
+}
+
+/* Widest region label at the label size. */
+static double
+labels_width(cairo_t *cr, const struct results *res, double rh)
+{
+	double widest = 0, size = fmin(CHART_FONT_SIZE - 1, fmax(rh - 1, 9));
+	char buf[64];
+	int r;
+
+	chart_font(cr, size, 0);
+	for (r = 0; r < res->nregions; r++) {
+		chart_region_label(res, r, buf, sizeof buf);
+		widest = fmax(widest, chart_text_width(cr, buf));
+	}
+	return (widest);
+}
+
+static void
+heatmap_draw(cairo_t *cr, double w, double h, const void *data)
+{
+	const struct chart_run *run = data;
+	const struct results *res = run->res;
+	struct chart_axes a;
+	cairo_surface_t *cells;
+	double rh = row_height(res), top, left, y, bar_h;
+	int first, r, cols, rows;
+
+	(void)h;
+	chart_background(cr, w, h);
+	top = chart_title(cr, w, "Region occupancy over time (used / present "
+	    "pages per region)", run->where);
+	left = 12 + labels_width(cr, res, rh) + 10;
+	if (node_groups(res) > 1 || res->regions[0].node != 0)
+		left += 24;
+	a.x = round(left);
+	a.y = round(top + HEAT_TOP);
+	a.w = round(w - a.x - 110);
+	a.h = plot_height(res);
+	chart_time_range(res, &a.x0, &a.x1);
+	a.y0 = 0;
+	a.y1 = 1;
+
+	cols = (int)a.w;
+	/* One image per node: the gap between nodes stays white. */
+	for (y = a.y, first = 0, r = 1; r <= res->nregions; r++) {
+		if (r < res->nregions &&
+		    res->regions[r].node == res->regions[first].node)
+			continue;
+		rows = (int)fmin(r - first, fmax(1, round((r - first) * rh)));
+		cells = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols,
+		    rows);
+		fill_cells(run, cells, a.x0, a.x1, first, r - first);
+		chart_image_nearest(cr, cells, a.x, y, a.w, (r - first) * rh);
+		cairo_surface_destroy(cells);
+		y += (r - first) * rh + HEAT_NODE_GAP;
+		first = r;
+	}
+
+	chart_phase_bands(cr, res, &a, 1, 1);
+	draw_row_labels(cr, res, a.x - 8, a.y, rh);
+	chart_axis_x(cr, &a, chart_time_scale(a.x1 - a.x0), NULL);
+	{
+		char label[32];
+
+		snprintf(label, sizeof label, "time since start (%s)",
+		    chart_time_scale(a.x1 - a.x0).unit);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_font(cr, CHART_FONT_SIZE, 0);
+		chart_text(cr, a.x + a.w / 2, a.y + a.h + 26, 0.5, 0, label);
+	}
+	bar_h = fmin(a.h, 320);
+	if (has_no_data(res)) {
+		/* A grey swatch under the scale says what grey means. */
+		bar_h = fmin(a.h - 44, 320);
+		cairo_set_source_rgb(cr, ((HEAT_NO_DATA >> 16) & 0xff) / 255.0,
+		    ((HEAT_NO_DATA >> 8) & 0xff) / 255.0,
+		    (HEAT_NO_DATA & 0xff) / 255.0);
+		cairo_rectangle(cr, a.x + a.w + 16, a.y + bar_h + 14, 16, 12);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_font(cr, CHART_FONT_SIZE - 1, 0);
+		chart_text(cr, a.x + a.w + 16, a.y + bar_h + 28, 0, 0,
+		    "no pages");
+	}
+	chart_colorbar(cr, a.x + a.w + 16, a.y, 16, bar_h, "occupancy");
+}
+
+const struct chart_def chart_heatmap_def = {
+	.name = "heatmap",
+	.title = "Region occupancy over time",
+	.absent = heatmap_absent,
+	.size = heatmap_size,
+	.draw = heatmap_draw,
+};

@@ -1,0 +1,89 @@
+/*
+ * What the chart files share inside analyze/: one loaded run with its
+ * metrics, the description of a chart (size, "is there data?", draw), the
+ * phase spans and checkpoints every time chart marks, and rendering to PNG,
+ * SVG files or SVG in memory.  Not for use outside the chart files.
+ */
+#ifndef RB_CHART_RUN_H
+#define RB_CHART_RUN_H
+
+#include <cairo.h>
+
+#include "chart-draw.h"
+#include "metrics.h"
+#include "results.h"
+
+/* A loaded run and the words that say where it comes from. */
+struct chart_run {
+	struct results	*res;
+	struct metrics	*m;
+	char		*where;		/* suite/command, label, kernel, host */
+};
+
+/* One phase: its name and when it started and ended. */
+struct chart_span {
+	int		 phase;
+	double		 t0;
+	double		 t1;
+};
+
+/* A named point in time (checkpoint). */
+struct chart_mark {
+	double		 t;
+	int		 phase;
+	const char	*label;
+};
+
+/* A time point a bar chart shows: a checkpoint or the end of a phase. */
+struct chart_moment {
+	int		 index;		/* into the time base it was found in */
+	char		*label;
+};
+
+struct chart_def {
+	const char	*name;		/* file name stem */
+	const char	*title;		/* what it shows */
+	/* Why it can't be drawn (no data), or NULL. */
+	const char	*(*absent)(const void *data);
+	void		 (*size)(const void *data, double *w, double *h);
+	void		 (*draw)(cairo_t *cr, double w, double h,
+			     const void *data);
+};
+
+extern const struct chart_def chart_heatmap_def;
+extern const struct chart_def chart_spread_def;
+extern const struct chart_def chart_placement_def;
+extern const struct chart_def chart_seed_def;
+extern const struct chart_def chart_frag_def;
+extern const struct chart_def chart_compare_def;
+
+int	 chart_run_load(const char *dir, struct chart_run *run, char **cause);
+void	 chart_run_free(struct chart_run *run);
+char	*chart_meta_suite(const char *dir);
+
+int	 chart_spans(const struct results *res, struct chart_span **out);
+int	 chart_checkpoints(const struct results *res,
+	     struct chart_mark **out);
+void	 chart_time_range(const struct results *res, double *t0,
+	     double *t1);
+void	 chart_phase_bands(cairo_t *cr, const struct results *res,
+	     const struct chart_axes *panels, int npanels, int on_image);
+int	 chart_moments(const struct results *res,
+	     const struct results_times *tm, struct chart_moment **out);
+double	 chart_moments_legend_height(const struct results *res,
+	     const struct results_times *tm, double max_w);
+void	 chart_moments_free(struct chart_moment *moments, int n);
+void	 chart_region_axis(cairo_t *cr, const struct results *res,
+	     const struct chart_axes *a, int labels);
+void	 chart_bars_grouped(cairo_t *cr, const struct chart_axes *a,
+	     const double *v, int nsets, int ncats);
+void	 chart_region_label(const struct results *res, int r, char *buf,
+	     size_t len);
+
+int	 chart_make_outdir(const char *outdir, char **cause);
+int	 chart_render_file(const struct chart_def *def, const void *data,
+	     unsigned format, const char *path, char **cause);
+int	 chart_render_svg(const struct chart_def *def, const void *data,
+	     char **buf, size_t *len, char **cause);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * Charts of a results directory, drawn with cairo into PNG and SVG files:
+ * the region heatmap, spread over time, placement, the seed table and
+ * fragmentation, and the spread of several runs or groups overlaid.  The
+ * numbers come from results.h and metrics.h only, so a chart always shows
+ * what analyze prints.  The runner calls chart_all() at the end of a run;
+ * the report embeds the same charts through chart_svg_all().
+ */
+#ifndef RB_CHART_H
+#define RB_CHART_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define CHART_PNG	0x1u
+#define CHART_SVG	0x2u
+
+/* One chart rendered into memory as SVG (for the report). */
+struct chart_svg {
+	char		*name;		/* "heatmap", "spread", ... */
+	char		*title;		/* what it shows, for a caption */
+	char		*data;		/* the SVG document */
+	size_t		 len;
+};
+
+int	 chart_parse_formats(const char *list, unsigned *formats,
+	     char **cause);
+int	 chart_all(const char *dir, const char *outdir, unsigned formats,
+	     FILE *list, char **cause);
+int	 chart_compare(char **paths, int npaths, const char *outdir,
+	     unsigned formats, FILE *list, char **cause);
+int	 chart_svg_all(const char *dir, struct chart_svg **out, int *n,
+	     char **cause);
+int	 chart_svg_compare(char **paths, int npaths, struct chart_svg *out,
+	     char **cause);
+void	 chart_svg_free(struct chart_svg *charts, int n);
+void	 chart_cleanup(void);
+
+#endif

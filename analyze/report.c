@@ -1,0 +1,534 @@
+/*
+ * regionbench report: one self-contained HTML file per set of runs.  It
+ * holds the charts as SVG (data: URIs, so several charts' element ids
+ * cannot clash and the page validates as HTML), the comparison table and
+ * the per-run summaries computed by compare.h and metrics.h, the meta
+ * information, and relative links to the CSV files.  No script, no
+ * network: it opens from disk in any browser.  Every string from a results
+ * directory is escaped before it goes into the page.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "chart.h"
+#include "chart-draw.h"
+#include "compare.h"
+#include "log.h"
+#include "output.h"
+#include "report.h"
+#include "results.h"
+
+static const char *const report_csvs[] = {
+	"meta.json", "regions.csv", "samples.csv", "buddy.csv",
+	"pagetype.csv", "pageblocks.csv", "placement.csv", "workloads.csv",
+	"events.csv", "summary.csv"
+};
+
+static const char report_style[] =
+    "body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:1.5em;"
+    "color:#222;max-width:1100px}"
+    "h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;"
+    "padding-bottom:.2em;margin-top:2em}h3{font-size:1.05em}"
+    "table{border-collapse:collapse;margin:.5em 0 1em}"
+    "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
+    "font-size:.9em}td.n{text-align:right;font-family:monospace}"
+    "th{background:#f0f0f0}img.chart{max-width:100%;height:auto;"
+    "border:1px solid #ddd;margin:.3em 0}.sig{font-weight:bold;"
+    "color:#a33}.note{color:#555;font-size:.9em}";
+
+/*
+ * Write s with &, <, >, " and ' escaped, and bytes that are not UTF-8
+ * (names from CSV files are not checked on input) as '?'.
+ */
+static void
+html_text(FILE *f, const char *text)
+{
+	char *clean;
+
+	if (text == NULL)
+		return;
+	clean = chart_utf8_clean(text);
+	output_xml_escape(f, clean);
+	free(clean);
+}
+
+/* Write a relative URL: path bytes outside [A-Za-z0-9/._~-] as %XX. */
+static void
+html_url(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = *s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/._~-", c) != NULL)
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
+/* Write len bytes as base64 (RFC 4648). */
+static void
+base64(FILE *f, const unsigned char *p, size_t len)
+{
+	static const char abc[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i + 2 < len; i += 3) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+		fputc(abc[v >> 18], f);
+		fputc(abc[(v >> 12) & 63], f);
+		fputc(abc[(v >> 6) & 63], f);
+		fputc(abc[v & 63], f);
+	}
+	if (len - i == 1) {
+		v = (uint32_t)p[i] << 16;
+		fprintf(f, "%c%c==", abc[v >> 18], abc[(v >> 12) & 63]);
+	} else if (len - i == 2) {
+		v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
+		fprintf(f, "%c%c%c=", abc[v >> 18], abc[(v >> 12) & 63],
+		    abc[(v >> 6) & 63]);
+	}
+}
+
+/* One chart as an <img> with its SVG inline as a data: URI. */
+static void
+html_chart(FILE *f, const struct chart_svg *c)
+{
+	fputs("<p><img class=\"chart\" alt=\"", f);
+	html_text(f, c->title);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	base64(f, (const unsigned char *)c->data, c->len);
+	fputs("\"></p>\n", f);
+}
+
+/* Split an absolute path into its components (in place). */
+static int
+split_path(char *path, char **parts, int max)
+{
+	char *save = NULL, *word;
+	int n = 0;
+
+	for (word = strtok_r(path, "/", &save); word != NULL && n < max;
+	    word = strtok_r(NULL, "/", &save))
+		parts[n++] = word;
+	return (n);
+}
+
+/*
+ * The path from directory from to path to, both resolved; NULL when
+ * either does not resolve.
+ */
+static char *
+relative_path(const char *from, const char *to)
+{
+	char a[PATH_MAX], b[PATH_MAX], *pa[PATH_MAX / 2], *pb[PATH_MAX / 2];
+	char *out, *next;
+	int na, nb, common = 0, i;
+
+	if (realpath(from, a) == NULL || realpath(to, b) == NULL)
+		return (NULL);
+	na = split_path(a, pa, PATH_MAX / 2);
+	nb = split_path(b, pb, PATH_MAX / 2);
+	while (common < na && common < nb &&
+	    strcmp(pa[common], pb[common]) == 0)
+		common++;
+	out = xstrdup("");
+	for (i = common; i < na; i++) {
+		next = xasprintf("%s../", out);
+		free(out);
+		out = next;
+	}
+	for (i = common; i < nb; i++) {
+		next = xasprintf("%s%s%s", out, i > common ? "/" : "", pb[i]);
+		free(out);
+		out = next;
+	}
+	if (*out == '\0') {
+		free(out);
+		out = xstrdup(".");
+	} else if (out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+	return (out);
+}
+
+/* A row of the meta table, skipped when the value is empty. */
+static void
+meta_row(FILE *f, const char *key, const char *value)
+{
+	if (value == NULL || *value == '\0')
+		return;
+	fputs("<tr><th>", f);
+	html_text(f, key);
+	fputs("</th><td>", f);
+	html_text(f, value);
+	fputs("</td></tr>\n", f);
+}
+
+/* A JSON member as text ("" when absent or not a scalar). */
+static char *
+json_text(json_t *v)
+{
+	if (json_is_string(v))
+		return (xstrdup(json_string_value(v)));
+	if (json_is_integer(v))
+		return (xasprintf("%lld", (long long)json_integer_value(v)));
+	if (json_is_real(v))
+		return (xasprintf("%g", json_real_value(v)));
+	if (json_is_boolean(v))
+		return (xstrdup(json_is_true(v) ? "true" : "false"));
+	return (xstrdup(""));
+}
+
+/*
+ * The meta table of a run, from its meta.json.  results.h keeps only what
+ * analysis needs, so the descriptive fields are read here.
+ */
+static void
+html_meta(FILE *f, const char *dir)
+{
+	static const char *const top[][2] = {
+		{ "command", "command" }, { "label", "label" },
+		{ "host", "host" }, { "start_time", "start (UTC)" },
+		{ "end_time", "end (UTC)" }, { "status", "status" },
+		{ "samples", "samples" }, { "interval_s", "interval (s)" },
+		{ "page_size", "page size (bytes)" },
+		{ "region_size_bytes", "emulated region size (bytes)" },
+	};
+	char *path = xasprintf("%s/meta.json", dir), *text, *joined;
+	json_t *root, *v, *k;
+	size_t i;
+
+	root = json_load_file(path, 0, NULL);
+	free(path);
+	if (root == NULL)
+		return;
+	fputs("<table>\n", f);
+	v = json_object_get(json_object_get(root, "suite"), "name");
+	text = json_text(v);
+	meta_row(f, "suite", text);
+	free(text);
+	for (i = 0; i < sizeof top / sizeof top[0]; i++) {
+		text = json_text(json_object_get(root, top[i][0]));
+		meta_row(f, top[i][1], text);
+		free(text);
+	}
+	k = json_object_get(root, "kernel");
+	text = json_text(json_object_get(k, "release"));
+	meta_row(f, "kernel", text);
+	free(text);
+	text = json_text(json_object_get(k, "version"));
+	meta_row(f, "kernel version", text);
+	free(text);
+	text = json_text(json_object_get(k, "cmdline"));
+	meta_row(f, "kernel command line", text);
+	free(text);
+	text = json_text(json_object_get(json_object_get(root, "source"),
+	    "name"));
+	meta_row(f, "region source", text);
+	free(text);
+	v = json_object_get(root, "phases");
+	joined = xstrdup("");
+	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
+		text = json_text(json_array_get(v, i));
+		path = xasprintf("%s%s%s", joined, i > 0 ? ", " : "", text);
+		free(joined);
+		free(text);
+		joined = path;
+	}
+	meta_row(f, "phases", joined);
+	free(joined);
+	fputs("</table>\n", f);
+	json_decref(root);
+}
+
+/* Links to the files of a run that exist, relative to the report. */
+static void
+html_links(FILE *f, const char *dir, const char *outdir)
+{
+	char *rel = relative_path(outdir, dir), *path;
+	struct stat st;
+	size_t i;
+	int any = 0;
+
+	if (rel == NULL)
+		return;
+	for (i = 0; i < sizeof report_csvs / sizeof report_csvs[0]; i++) {
+		path = xasprintf("%s/%s", dir, report_csvs[i]);
+		if (stat(path, &st) == 0) {
+			fputs(any ? " | " : "<p>Data: ", f);
+			fputs("<a href=\"", f);
+			if (strcmp(rel, ".") != 0) {
+				html_url(f, rel);
+				fputc('/', f);
+			}
+			html_url(f, report_csvs[i]);
+			fputs("\">", f);
+			html_text(f, report_csvs[i]);
+			fputs("</a>", f);
+			any = 1;
+		}
+		free(path);
+	}
+	if (any)
+		fputs("</p>\n", f);
+	free(rel);
+}
+
+/* Print a number for a table cell. */
+static void
+html_number(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("-", f);
+	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
+		fprintf(f, "%.4e", v);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+/* Is a summary metric one people read first? */
+static int
+metric_shown(const char *metric, int headline)
+{
+	size_t len = strlen(metric);
+
+	if (!headline)
+		return (0);
+	if (strncmp(metric, "workload.", 9) == 0 ||
+	    strcmp(metric, "duration_s") == 0)
+		return (1);
+	return ((len > 7 && strcmp(metric + len - 7, ".twmean") == 0) ||
+	    (len > 6 && strcmp(metric + len - 6, ".final") == 0));
+}
+
+/* The headline summary of one run, per phase. */
+static void
+html_summary(FILE *f, const struct compare_run *run)
+{
+	const struct summary_row *row;
+	int i;
+
+	fputs("<table>\n<tr><th>phase</th><th>metric</th><th>value</th>"
+	    "<th>unit</th></tr>\n", f);
+	for (i = 0; i < run->sum.n; i++) {
+		row = &run->sum.rows[i];
+		if (!metric_shown(row->metric, row->headline))
+			continue;
+		fputs("<tr><td>", f);
+		if (row->phase >= 0 && row->phase < run->nphases)
+			html_text(f, run->phases[row->phase]);
+		fputs("</td><td>", f);
+		html_text(f, row->metric);
+		fputs("</td><td class=\"n\">", f);
+		html_number(f, row->value);
+		fputs("</td><td>", f);
+		html_text(f, row->unit);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* The comparison table: every headline key, a column per group. */
+static void
+html_compare_table(FILE *f, const struct compare_set *set)
+{
+	struct compare_cell cell;
+	const struct compare_key *k;
+	int i, g;
+
+	fputs("<table>\n<tr><th>phase</th><th>metric</th><th>unit</th>", f);
+	for (g = 0; g < set->ngroups; g++) {
+		fputs("<th>", f);
+		html_text(f, set->groups[g].name);
+		fputs(g == 0 ? " (baseline)" : "", f);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (i = 0; i < set->nkeys; i++) {
+		k = &set->keys[i];
+		if (!metric_shown(k->metric, k->headline))
+			continue;
+		fputs("<tr><td>", f);
+		html_text(f, k->phase);
+		fputs("</td><td>", f);
+		html_text(f, k->metric);
+		fputs("</td><td>", f);
+		html_text(f, k->unit);
+		fputs("</td>", f);
+		for (g = 0; g < set->ngroups; g++) {
+			compare_cell(set, 0, g, k, COMPARE_WELCH, 0.05, &cell);
+			fprintf(f, "<td class=\"n%s\">", cell.significant ?
+			    " sig" : "");
+			html_number(f, cell.desc.mean);
+			if (isfinite(cell.desc.ci_low)) {
+				fputs(" [", f);
+				html_number(f, cell.desc.ci_low);
+				fputs(", ", f);
+				html_number(f, cell.desc.ci_high);
+				fputs("]", f);
+			}
+			fprintf(f, " n=%d", cell.desc.n);
+			if (g > 0 && isfinite(cell.change_pct))
+				fprintf(f, " %+.2f%%", cell.change_pct);
+			if (g > 0 && cell.tested)
+				fprintf(f, " p=%.3g", cell.p);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"note\">Mean [95% confidence interval] "
+	    "n=runs, change against the baseline, Welch's t-test p-value "
+	    "when both groups have at least two runs; significant changes "
+	    "(p &lt; 0.05) in bold red.</p>\n", f);
+}
+
+/* One run's section: meta, links, charts (when asked), summary. */
+static int
+html_run(FILE *f, const struct compare_run *run, const char *outdir,
+    int charts, char **cause)
+{
+	struct chart_svg *svg;
+	int n, i, rc;
+
+	fputs("<h2>Run ", f);
+	html_text(f, run->dir);
+	fputs("</h2>\n", f);
+	html_meta(f, run->dir);
+	html_links(f, run->dir, outdir);
+	if (charts) {
+		if ((rc = chart_svg_all(run->dir, &svg, &n, cause)) != 0)
+			return (rc);
+		for (i = 0; i < n; i++) {
+			fputs("<h3>", f);
+			html_text(f, svg[i].title);
+			fputs("</h3>\n", f);
+			html_chart(f, &svg[i]);
+		}
+		chart_svg_free(svg, n);
+	}
+	fputs("<h3>Summary</h3>\n", f);
+	html_summary(f, run);
+	return (0);
+}
+
+/* Is run the first of its group (it gets the charts)? */
+static int
+first_of_group(const struct compare_set *set, const struct compare_run *run)
+{
+	int g;
+
+	for (g = 0; g < set->ngroups; g++)
+		if (set->groups[g].nruns > 0 && set->groups[g].runs[0] == run)
+			return (1);
+	return (0);
+}
+
+/* The directory a file will be written in. */
+static char *
+out_dir(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+
+	if (slash == NULL)
+		return (xstrdup("."));
+	if (slash == out)
+		return (xstrdup("/"));
+	return (xstrndup(out, slash - out));
+}
+
+/* Write the report of paths (runs or groups of runs) to out. */
+int
+report_write(char **paths, int npaths, const char *out, char **cause)
+{
+	struct output_file of;
+	struct compare_set *set;
+	struct chart_svg cmp;
+	char *outdir, *diff, stamp[64];
+	time_t now = time(NULL);
+	int rc, i;
+	FILE *f;
+
+	if ((rc = compare_load(paths, npaths, COMPARE_BY_DIR, NULL, &set,
+	    cause)) != 0)
+		return (rc);
+	if ((rc = output_open(&of, out, cause)) != 0) {
+		compare_free(set);
+		return (rc);
+	}
+	f = of.f;
+	outdir = out_dir(out);
+	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	    "<meta charset=\"utf-8\">\n<title>regionbench report: ", f);
+	for (i = 0; i < set->ngroups; i++) {
+		html_text(f, set->groups[i].name);
+		fputs(i + 1 < set->ngroups ? " vs " : "", f);
+	}
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n",
+	    report_style);
+	fputs("<h1>regionbench report: ", f);
+	for (i = 0; i < set->ngroups; i++) {
+		html_text(f, set->groups[i].name);
+		fputs(i + 1 < set->ngroups ? " vs " : "", f);
+	}
+	fprintf(f, "</h1>\n<p class=\"note\">Written by regionbench %s on "
+	    "%s from %d run%s in %d group%s. Charts and figures are "
+	    "described in docs/charts.md and docs/metrics.md.</p>\n",
+	    PACKAGE_VERSION, stamp, set->nruns, set->nruns == 1 ? "" : "s",
+	    set->ngroups, set->ngroups == 1 ? "" : "s");
+	if (set->ngroups > 1 || set->nruns > 1) {
+		fputs("<h2>Comparison</h2>\n", f);
+		if ((diff = compare_differences(set)) != NULL) {
+			fputs("<p class=\"note\">The runs differ: ", f);
+			html_text(f, diff);
+			fputs("</p>\n", f);
+			free(diff);
+		}
+		if ((rc = chart_svg_compare(paths, npaths, &cmp, cause)) != 0)
+			goto fail;
+		html_chart(f, &cmp);
+		free(cmp.name);
+		free(cmp.title);
+		free(cmp.data);
+		html_compare_table(f, set);
+	}
+	for (i = 0; i < set->nruns; i++)
+		if ((rc = html_run(f, set->runs[i], outdir,
+		    first_of_group(set, set->runs[i]), cause)) != 0)
+			goto fail;
+	if (set->nruns > set->ngroups)
+		fputs("<p class=\"note\">Charts are shown for the first run "
+		    "of each group.</p>\n", f);
+	fputs("</body>\n</html>\n", f);
+	rc = output_commit(&of, cause);
+	free(outdir);
+	compare_free(set);
+	return (rc);
+fail:
+	output_abort(&of);
+	free(outdir);
+	compare_free(set);
+	return (rc);
+}
+
+/* Where the report goes by default: into a single run, else here. */
+char *
+report_default_path(char **paths, int npaths)
+{
+	if (npaths == 1 && results_is_run_dir(paths[0]))
+		return (xasprintf("%s/report.html", paths[0]));
+	return (xstrdup("report.html"));
+}

@@ -1,0 +1,107 @@
+/*
+ * regionbench chart DIR: draw the charts of a results directory (region
+ * heatmap, spread over time, placement, seed table, fragmentation) as PNG
+ * and SVG, and with --compare the spread of several runs or groups
+ * overlaid.  Everything is done by analyze/chart.c; this file is the
+ * command line.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "chart.h"
+#include "command.h"
+#include "compare.h"
+#include "results.h"
+#include "log.h"
+
+struct chart_settings {
+	char		*out;
+	char		*format;
+	struct opt_list	 compare;
+};
+
+static const struct opt_def chart_options[] = {
+	{ "out", OPT_STRING, offsetof(struct chart_settings, out), "DIR",
+	    NULL, 0, 0, NULL,
+	    "write the charts into DIR (default: DIR/charts of the results "
+	    "directory)" },
+	{ "format", OPT_STRING, offsetof(struct chart_settings, format),
+	    "LIST", "png,svg", 0, 0, NULL, "png, svg or png,svg" },
+	{ "compare", OPT_LIST, offsetof(struct chart_settings, compare),
+	    "DIR", NULL, 0, 0, NULL,
+	    "also draw compare.png: the spread of DIR's run against this "
+	    "one (a directory of runs is a group with confidence bands); "
+	    "repeatable" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+static int
+cmd_chart_exec(int argc, char **argv)
+{
+	struct chart_settings set = { 0 };
+	unsigned formats;
+	char *cause = NULL, *outdir, **paths, **runs = NULL;
+	int first, rc, i, nruns = 0;
+
+	command_parse(&cmd_chart_entry, &set, argc, argv, &first);
+	if (argc - first != 1) {
+		log_errorx("chart: expected one results directory");
+		command_usage(stderr, &cmd_chart_entry);
+		return (RB_EXIT_INPUT);
+	}
+	if ((rc = chart_parse_formats(set.format, &formats, &cause)) != 0)
+		die(-rc, "chart: %s", cause);
+	outdir = set.out != NULL ? xstrdup(set.out) :
+	    xasprintf("%s/charts", argv[first]);
+	if (set.compare.n == 0 && !results_is_run_dir(argv[first]) &&
+	    compare_run_dirs(argv[first], &runs, &nruns, &cause) == 0) {
+		for (i = 0; i < nruns; i++)
+			free(runs[i]);
+		free(runs);
+		die(RB_EXIT_INPUT, "chart: %s is a group of %d run%s, not one "
+		    "run: chart one of them, or the group with --compare",
+		    argv[first], nruns, nruns == 1 ? "" : "s");
+	}
+	free(cause);
+	cause = NULL;
+	if (set.compare.n == 0 || results_is_run_dir(argv[first])) {
+		if ((rc = chart_all(argv[first], outdir, formats, stdout,
+		    &cause)) != 0)
+			die(-rc, "%s", cause);
+	}
+	if (set.compare.n > 0) {
+		paths = xcalloc(set.compare.n + 1, sizeof *paths);
+		paths[0] = argv[first];
+		for (i = 0; i < set.compare.n; i++)
+			paths[i + 1] = set.compare.v[i];
+		if ((rc = chart_compare(paths, set.compare.n + 1, outdir,
+		    formats, stdout, &cause)) != 0)
+			die(-rc, "%s", cause);
+		free(paths);
+	}
+	free(outdir);
+	opt_free(chart_options, &set);
+	chart_cleanup();
+	return (RB_EXIT_OK);
+}
+
+const struct command_entry cmd_chart_entry = {
+	.name = "chart",
+	.usage = "DIR [--out DIR] [--format png,svg] [--compare DIR]...",
+	.summary = "draw the charts of a results directory (PNG, SVG)",
+	.description =
+	    "Draws heatmap (region occupancy over time), spread (spread "
+	    "index, active and empty regions, empty memory), placement (each "
+	    "workload's share of pages per region at the checkpoints), seed "
+	    "(free memory per region at the checkpoints) and fragmentation "
+	    "(free memory by buddy order at the end of each phase); a chart "
+	    "whose data is absent is skipped with a note.  With --compare, "
+	    "compare.png overlays the spread of DIR and each compared run or "
+	    "group (a directory of runs) with 95% confidence bands.  DIR may "
+	    "itself be a group when --compare is given.  Prints the files "
+	    "written.",
+	.options = chart_options,
+	.exec = cmd_chart_exec,
+};

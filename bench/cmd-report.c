@@ -1,0 +1,67 @@
+/*
+ * regionbench report DIR...: write one self-contained HTML file with the
+ * charts, the summary and comparison tables and the meta information of
+ * runs or groups of runs (analyze/report.c does the work).
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "chart.h"
+#include "command.h"
+#include "log.h"
+#include "report.h"
+
+struct report_settings {
+	char		*out;
+};
+
+static const struct opt_def report_options[] = {
+	{ "out", OPT_STRING, offsetof(struct report_settings, out), "FILE",
+	    NULL, 0, 0, NULL,
+	    "write the report to FILE (default: DIR/report.html for one run, "
+	    "else report.html here)" },
+	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+};
+
+static int
+cmd_report_exec(int argc, char **argv)
+{
+	struct report_settings set = { 0 };
+	char *cause = NULL, *out;
+	int first, rc;
+
+	command_parse(&cmd_report_entry, &set, argc, argv, &first);
+	if (argc - first < 1) {
+		log_errorx("report: expected at least one results directory");
+		command_usage(stderr, &cmd_report_entry);
+		return (RB_EXIT_INPUT);
+	}
+	out = set.out != NULL ? xstrdup(set.out) :
+	    report_default_path(argv + first, argc - first);
+	if ((rc = report_write(argv + first, argc - first, out, &cause)) != 0)
+		die(-rc, "%s", cause);
+	printf("%s\n", out);
+	free(out);
+	opt_free(report_options, &set);
+	chart_cleanup();
+	return (RB_EXIT_OK);
+}
+
+const struct command_entry cmd_report_entry = {
+	.name = "report",
+	.usage = "DIR... [--out FILE.html]",
+	.summary = "write one self-contained HTML report of runs",
+	.description =
+	    "Writes one HTML file holding the charts (as inline SVG), the "
+	    "headline summary of every run, the meta information, relative "
+	    "links to the CSV files and, for several runs or groups (a "
+	    "directory of runs is a group), the spread compared and a "
+	    "comparison table with means, 95% confidence intervals, changes "
+	    "and Welch's p-values.  It needs no server or network.  Prints "
+	    "the path written.",
+	.options = report_options,
+	.exec = cmd_report_exec,
+};

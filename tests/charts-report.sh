@@ -1,0 +1,108 @@
+#!/bin/sh
+# regionbench report: one self-contained HTML file that validates with
+# xmllint --html, escapes what it quotes from the run, embeds every chart
+# as a well-formed SVG data: URI, links the CSVs relatively, compares
+# groups, and refuses bad input without leaving a file behind.
+. "${top_srcdir:-.}/tests/cli-lib.sh"
+. "${top_srcdir:-.}/tests/analyze-lib.sh"
+
+BASIC=$TESTDATA/charts/basic
+command -v xmllint >/dev/null 2>&1 || skip_all "xmllint not installed"
+command -v base64 >/dev/null 2>&1 || skip_all "base64 not installed"
+
+rb report "$BASIC" --out "$WORK/r.html"
+expect_rc 0 "report of the basic run"
+expect_out "r.html" "the path written is printed"
+xmllint --html --noout "$WORK/r.html" >"$WORK/xml" 2>&1
+[ $? -eq 0 ] && [ ! -s "$WORK/xml" ]
+ok $? "the report is valid HTML for xmllint (no errors, no warnings)"
+[ -s "$WORK/xml" ] && diag "$(head -20 "$WORK/xml")"
+grep -q '&lt;patched &amp; &quot;quoted&quot;&gt;' "$WORK/r.html"
+ok $? "the label is escaped"
+grep -q '<patched' "$WORK/r.html"
+[ $? -ne 0 ]
+ok $? "the raw label appears nowhere"
+n=$(grep -o 'src="data:image/svg+xml;base64,' "$WORK/r.html" | wc -l)
+[ "$n" -eq 5 ]
+ok $? "five charts embedded ($n)"
+grep -Eq '(src|href)="(https?:)?//' "$WORK/r.html"
+[ $? -ne 0 ]
+ok $? "nothing is fetched from the network"
+grep -q '<script' "$WORK/r.html"
+[ $? -ne 0 ]
+ok $? "no scripts"
+
+# Every embedded SVG is well-formed.
+i=0 bad=0
+grep -o 'base64,[A-Za-z0-9+/=]*' "$WORK/r.html" | sed 's/^base64,//' |
+while read -r b; do
+	i=$((i + 1))
+	printf '%s' "$b" | base64 -d >"$WORK/chart$i.svg" &&
+	    xmllint --noout "$WORK/chart$i.svg" || echo bad >>"$WORK/badsvg"
+done
+[ ! -e "$WORK/badsvg" ]
+ok $? "every embedded SVG decodes and is well-formed"
+
+# Links are relative and lead to the files.
+missing=0
+for href in $(grep -o 'href="[^"]*"' "$WORK/r.html" | sed 's/^href="//; s/"$//'); do
+	case $href in
+	/*|*:*) missing=1 ;;
+	*) [ -f "$WORK/$href" ] || missing=1 ;;
+	esac
+done
+[ "$missing" -eq 0 ]
+ok $? "every link is relative and resolves"
+grep -q 'href="[^"]*samples.csv"' "$WORK/r.html"
+ok $? "samples.csv is linked"
+
+# Default place: DIR/report.html for one run.
+cp -r "$BASIC" "$WORK/copy"
+rb report "$WORK/copy"
+expect_rc 0 "report into the default place"
+[ -f "$WORK/copy/report.html" ] && grep -q 'href="samples.csv"' \
+    "$WORK/copy/report.html"
+ok $? "DIR/report.html links its CSVs by name"
+
+# Groups: a comparison section with the compare chart and the table.
+mkgroup "$WORK/vanilla" vanilla h1 "4 3 4" "100 101 99"
+mkgroup "$WORK/patched" patched h1 "1 0 1" "100 100 100"
+rb report "$WORK/vanilla" "$WORK/patched" --out "$WORK/g.html"
+expect_rc 0 "report of two groups"
+xmllint --html --noout "$WORK/g.html" >"$WORK/xml" 2>&1
+[ $? -eq 0 ] && [ ! -s "$WORK/xml" ]
+ok $? "the group report is valid HTML"
+grep -q '<h2>Comparison</h2>' "$WORK/g.html" &&
+    grep -q 'vanilla (baseline)' "$WORK/g.html" &&
+    grep -q 'spread_index.twmean' "$WORK/g.html"
+ok $? "comparison table with the baseline and spread_index"
+grep -q 'class="n sig"' "$WORK/g.html"
+ok $? "the significant change is marked"
+n=$(grep -c '<h2>Run ' "$WORK/g.html")
+[ "$n" -eq 6 ]
+ok $? "a section per run ($n)"
+
+# A workload name that is not UTF-8 is drawn and quoted as '?'.
+cp -r "$BASIC" "$WORK/u8"
+printf '19.500,release,bad\377\376name,1,0,1,100\n' >>"$WORK/u8/placement.csv"
+rb chart "$WORK/u8" --out "$WORK/u8c"
+expect_rc 0 "chart with a name that is not UTF-8"
+xmllint --noout "$WORK/u8c/placement.svg"
+ok $? "its placement.svg is well-formed"
+rb report "$WORK/u8" --out "$WORK/u8.html"
+expect_rc 0 "report with a name that is not UTF-8"
+xmllint --html --noout "$WORK/u8.html" >"$WORK/xml" 2>&1
+[ $? -eq 0 ] && [ ! -s "$WORK/xml" ] && grep -q 'bad??name' "$WORK/u8.html"
+ok $? "the report stays valid, the bad bytes shown as ?"
+
+# Bad input: exit 2, no file; unwritable output: exit 3.
+rb report "$WORK/nonexistent" --out "$WORK/bad.html"
+expect_rc 2 "a missing directory is exit 2"
+[ ! -e "$WORK/bad.html" ]
+ok $? "no report for bad input"
+rb report "$BASIC" --out "$WORK/no/such/dir/r.html"
+expect_rc 3 "an unwritable output is exit 3"
+rb report
+expect_rc 2 "no directory is exit 2"
+
+done_testing

@@ -1,0 +1,332 @@
+/*
+ * Charts: the drawing layer (viridis ends, ticks, formats), every chart of
+ * the hand-made run in tests/data/charts/basic as valid PNG (signature,
+ * IHDR size) with pixel checks on the heatmap (a full region is the full
+ * colour, an empty one the empty colour), and a generated one-hour 10 Hz
+ * 50-region run whose heatmap must stay under 2 MB as SVG and render in
+ * under a second.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chart.h"
+#include "chart-run.h"
+#include "log.h"
+#include "tap.h"
+#include "units.h"
+
+/* Read a PNG's signature and IHDR size; 0 when it is a PNG. */
+static int
+png_size(const char *path, uint32_t *w, uint32_t *h)
+{
+	static const unsigned char sig[8] = {
+		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'
+	};
+	unsigned char b[24];
+	FILE *f = fopen(path, "rb");
+	int ok;
+
+	if (f == NULL)
+		return (-1);
+	ok = fread(b, 1, sizeof b, f) == sizeof b &&
+	    memcmp(b, sig, 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0;
+	fclose(f);
+	if (!ok)
+		return (-1);
+	*w = (uint32_t)b[16] << 24 | b[17] << 16 | b[18] << 8 | b[19];
+	*h = (uint32_t)b[20] << 24 | b[21] << 16 | b[22] << 8 | b[23];
+	return (0);
+}
+
+/* The RGB of one pixel of an image surface. */
+static uint32_t
+pixel(cairo_surface_t *img, int x, int y)
+{
+	unsigned char *data = cairo_image_surface_get_data(img);
+	int stride = cairo_image_surface_get_stride(img);
+
+	return (((uint32_t *)(data + (size_t)y * stride))[x] & 0xffffff);
+}
+
+/* Are two RGB values within tol per channel? */
+static int
+rgb_near(uint32_t a, uint32_t b, int tol)
+{
+	int i, d;
+
+	for (i = 0; i < 3; i++) {
+		d = (int)((a >> (8 * i)) & 0xff) - (int)((b >> (8 * i)) & 0xff);
+		if (abs(d) > tol)
+			return (0);
+	}
+	return (1);
+}
+
+static void
+test_draw(void)
+{
+	double ticks[CHART_MAX_TICKS];
+	unsigned formats;
+	char *cause = NULL;
+	int n;
+
+	tap_ok(chart_viridis_pixel(0) == 0x440154, "viridis(0) is #440154");
+	tap_ok(chart_viridis_pixel(1) == 0xfde725, "viridis(1) is #fde725");
+	tap_ok(chart_viridis_pixel(-3) == 0x440154 &&
+	    chart_viridis_pixel(NAN) == 0x440154, "viridis clamps below");
+	n = chart_ticks(0, 3600, 8, 0, ticks);
+	tap_ok(n == 8 && ticks[1] == 500 && ticks[7] == 3500,
+	    "ticks over 0..3600 step 500 (%d ticks)", n);
+	n = chart_ticks(0, 2.5, 10, 1, ticks);
+	tap_ok(n == 3 && ticks[2] == 2, "counts tick in whole numbers");
+	tap_ok(chart_parse_formats("png,svg", &formats, &cause) == 0 &&
+	    formats == (CHART_PNG | CHART_SVG), "png,svg parses");
+	tap_ok(chart_parse_formats("svg", &formats, &cause) == 0 &&
+	    formats == CHART_SVG, "svg parses");
+	tap_ok(chart_parse_formats("png,gif", &formats, &cause) ==
+	    -RB_EXIT_INPUT && strstr(cause, "gif") != NULL,
+	    "gif is refused naming it");
+	free(cause);
+}
+
+static void
+test_basic(const char *data, const char *tmp)
+{
+	static const char *const names[] = {
+		"heatmap", "spread", "placement", "seed", "fragmentation"
+	};
+	cairo_surface_t *img;
+	char path[4096], *cause = NULL, *dir;
+	uint32_t w, h;
+	size_t i;
+
+	dir = xasprintf("%s/charts/basic", data);
+	tap_ok(chart_all(dir, tmp, CHART_PNG | CHART_SVG, NULL, &cause) == 0,
+	    "chart_all on the basic run%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct stat st;
+
+		int rc;
+
+		snprintf(path, sizeof path, "%s/%s.png", tmp, names[i]);
+		w = h = 0;
+		rc = png_size(path, &w, &h);
+		tap_ok(rc == 0 && w == 1000 && h > 200 && h < 2000,
+		    "%s.png is a PNG 1000 wide (%ux%u)", names[i], w, h);
+		snprintf(path, sizeof path, "%s/%s.svg", tmp, names[i]);
+		tap_ok(stat(path, &st) == 0 && st.st_size > 1000,
+		    "%s.svg written", names[i]);
+	}
+
+	/*
+	 * Six regions of 40 units from y = 90 (title 56, labels 34): n0r0
+	 * is always full, n0r3 always empty, n1r1 empty after t = 10 s.
+	 */
+	snprintf(path, sizeof path, "%s/heatmap.png", tmp);
+	img = cairo_image_surface_create_from_png(path);
+	tap_ok(cairo_surface_status(img) == CAIRO_STATUS_SUCCESS,
+	    "heatmap.png reads back");
+	if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+		uint32_t full = chart_viridis_pixel(1);
+		uint32_t empty = chart_viridis_pixel(0);
+
+		tap_ok(rgb_near(pixel(img, 250, 110), full, 2),
+		    "full region n0r0 is the full colour (%06x)",
+		    pixel(img, 250, 110));
+		tap_ok(rgb_near(pixel(img, 250, 230), empty, 2),
+		    "empty region n0r3 is the empty colour (%06x)",
+		    pixel(img, 250, 230));
+		tap_ok(rgb_near(pixel(img, 800, 330), empty, 2) &&
+		    !rgb_near(pixel(img, 250, 330), empty, 30),
+		    "n1r1 is empty only after the release phase starts");
+		tap_ok(rgb_near(pixel(img, 250, 252), 0xffffff, 2),
+		    "a white gap separates node 0 from node 1");
+	}
+	cairo_surface_destroy(img);
+	free(dir);
+}
+
+/* Write a one-hour, 10 Hz, 50-region run into dir (minimal columns). */
+static void
+write_long_run(const char *dir)
+{
+	const int nr = 50, ns = 36000;
+	const uint64_t pages = 131072;
+	char *path;
+	FILE *f;
+	int s, r;
+
+	path = xasprintf("%s/meta.json", dir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema_version\": 1, \"command\": \"sample\", "
+	    "\"label\": \"long\", \"host\": \"gen\", \"kernel\": "
+	    "{\"release\": \"6.18\"}, \"page_size\": 4096, \"phases\": "
+	    "[\"sample\"], \"status\": \"complete\"}\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/regions.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "node,region,zone,start_pfn,spanned_pages,present_pages,"
+	    "managed_pages\n");
+	for (r = 0; r < nr; r++)
+		fprintf(f, "0,%d,Normal,%llu,%llu,%llu,%llu\n", r,
+		    (unsigned long long)(r * pages), (unsigned long long)pages,
+		    (unsigned long long)pages, (unsigned long long)pages);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/samples.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,present_pages,free_pages\n");
+	for (s = 0; s < ns; s++) {
+		for (r = 0; r < nr; r++) {
+			/* A slow wave per region: every cell differs. */
+			double u = 0.5 + 0.5 * sin(s / 600.0 + r * 0.7);
+
+			fprintf(f, "%.3f,sample,0,%d,Normal,%llu,%llu\n",
+			    s / 10.0, r, (unsigned long long)pages,
+			    (unsigned long long)(pages * (1 - u)));
+		}
+	}
+	fclose(f);
+	free(path);
+}
+
+static void
+test_long(const char *tmp)
+{
+	struct chart_run run;
+	struct stat st;
+	char *dir, *svg, *png, *cause = NULL;
+	uint64_t t0, t_svg, t_png;
+	int rc;
+
+	dir = xasprintf("%s/long", tmp);
+	mkdir(dir, 0777);
+	write_long_run(dir);
+	if (chart_run_load(dir, &run, &cause) != 0) {
+		tap_ok(0, "long run loads: %s", cause);
+		free(cause);
+		free(dir);
+		return;
+	}
+	svg = xasprintf("%s/long-heatmap.svg", tmp);
+	png = xasprintf("%s/long-heatmap.png", tmp);
+	t0 = units_now_ns();
+	tap_ok(chart_render_file(&chart_heatmap_def, &run, CHART_SVG, svg,
+	    &cause) == 0, "long run heatmap as SVG");
+	t_svg = units_now_ns() - t0;
+	t0 = units_now_ns();
+	tap_ok(chart_render_file(&chart_heatmap_def, &run, CHART_PNG, png,
+	    &cause) == 0, "long run heatmap as PNG");
+	t_png = units_now_ns() - t0;
+	memset(&st, 0, sizeof st);
+	rc = stat(svg, &st);
+	tap_ok(rc == 0 && st.st_size > 0 && st.st_size < 2 * 1024 * 1024,
+	    "1 h 10 Hz 50-region heatmap SVG under 2 MB (%lld bytes)",
+	    (long long)st.st_size);
+	tap_ok(t_svg < 1000000000ull && t_png < 1000000000ull,
+	    "heatmap renders in under a second (SVG %.3f s, PNG %.3f s)",
+	    t_svg / 1e9, t_png / 1e9);
+	rc = chart_render_file(&chart_spread_def, &run, CHART_SVG, svg,
+	    &cause);
+	memset(&st, 0, sizeof st);
+	if (rc == 0)
+		rc = stat(svg, &st);
+	tap_ok(rc == 0 && st.st_size > 0 && st.st_size < 2 * 1024 * 1024,
+	    "long run spread SVG under 2 MB (%lld bytes)",
+	    (long long)st.st_size);
+	chart_run_free(&run);
+	free(svg);
+	free(png);
+	free(dir);
+}
+
+/*
+ * 400 regions: more than fit one per pixel row.  The first 200 are full,
+ * the rest empty; rows share pixels, the chart keeps a bounded height, and
+ * the top and bottom of the plot still show full and empty.
+ */
+static void
+test_many(const char *tmp)
+{
+	cairo_surface_t *img;
+	char *dir = xasprintf("%s/many", tmp), *path, *cause = NULL;
+	FILE *f;
+	int r, s, rc;
+	uint32_t w = 0, h = 0;
+
+	mkdir(dir, 0777);
+	path = xasprintf("%s/meta.json", dir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema_version\": 1, \"page_size\": 4096}\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/regions.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "node,region,zone,start_pfn,spanned_pages,present_pages,"
+	    "managed_pages\n");
+	for (r = 0; r < 400; r++)
+		fprintf(f, "0,%d,Normal,%d,1000,1000,1000\n", r, r * 1000);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/samples.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,present_pages,free_pages\n");
+	for (s = 0; s < 20; s++)
+		for (r = 0; r < 400; r++)
+			fprintf(f, "%d.000,sample,0,%d,Normal,1000,%d\n", s, r,
+			    r < 200 ? 0 : 1000);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/out", tmp);
+	rc = chart_all(dir, path, CHART_PNG, NULL, &cause);
+	tap_ok(rc == 0, "400 regions chart%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	free(path);
+	path = xasprintf("%s/out/heatmap.png", tmp);
+	rc = png_size(path, &w, &h);
+	tap_ok(rc == 0 && h < 1000, "400 regions stay under 1000 px high "
+	    "(%u)", h);
+	img = cairo_image_surface_create_from_png(path);
+	if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+		/* Plot from y = 90 (title 56 + labels 34), 720 high. */
+		tap_ok(rgb_near(pixel(img, 500, 92), chart_viridis_pixel(1), 2),
+		    "top rows are full (%06x)", pixel(img, 500, 92));
+		tap_ok(rgb_near(pixel(img, 500, 805), chart_viridis_pixel(0),
+		    2), "bottom rows are empty (%06x)", pixel(img, 500, 805));
+	} else
+		tap_ok(0, "400 regions heatmap reads back");
+	cairo_surface_destroy(img);
+	free(path);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const char *data = getenv("TESTDATA");
+	char tmp[] = "/tmp/t-chart.XXXXXX", *cmd;
+
+	if (data == NULL)
+		data = "tests/data";
+	if (mkdtemp(tmp) == NULL)
+		tap_skip_all("mkdtemp failed");
+	test_draw();
+	test_basic(data, tmp);
+	test_long(tmp);
+	test_many(tmp);
+	cmd = xasprintf("rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", tmp);
+	free(cmd);
+	chart_cleanup();
+	return (tap_done());
+}
