@@ -930,8 +930,13 @@ meta_load(struct results *res, char **cause)
 
 	path = xasprintf("%s/meta.json", res->dir);
 	if ((root = json_load_file(path, 0, &err)) == NULL) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-		    err.line, err.text);
+		/* jansson gives line -1 when the file could not be opened. */
+		if (err.line < 1)
+			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s (not a "
+			    "results directory?)", path, err.text);
+		else
+			rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
+			    err.line, err.text);
 		goto out;
 	}
 	if (!json_is_object(root)) {

@@ -90,8 +90,9 @@ cmd_info_exec(int argc, char **argv)
 	if (src.why != NULL)
 		printf("  why:           %s\n", src.why);
 	snapshot_init(&snap);
-	if ((rc = source_read(&src, &snap, SOURCE_READ_PAGETYPE, &cause)) !=
-	    0)
+	/* Already reported above when unreadable: don't warn twice. */
+	if ((rc = source_read(&src, &snap, procfile_readable(cli.proc,
+	    "pagetypeinfo") ? SOURCE_READ_PAGETYPE : 0, &cause)) != 0)
 		die(-rc, "info: %s", cause);
 	if (src_kpageflags_map(&src) != NULL)
 		region_map_print(stdout, src_kpageflags_map(&src));

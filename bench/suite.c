@@ -359,7 +359,8 @@ suite_find(const char *name_or_path, char **cause)
 	int i, ndirs = 0;
 
 	if (strchr(name_or_path, '/') != NULL ||
-	    access(name_or_path, F_OK) == 0) {
+	    access(name_or_path, F_OK) == 0 ||
+	    strstr(name_or_path, ".ini") != NULL) {
 		if (access(name_or_path, R_OK) == -1) {
 			*cause = xasprintf("%s: %s", name_or_path,
 			    strerror(errno));

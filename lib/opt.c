@@ -72,13 +72,25 @@ static int
 opt_check_range(const struct opt_def *def, int64_t v, const char *value,
     char **cause)
 {
+	char lo[32], hi[32];
+
 	if (def->min == 0 && def->max == 0)
 		return (0);
-	if (v < def->min || v > def->max)
-		return (fail_with(cause, RB_EXIT_INPUT,
-		    "--%s %s is out of range (%" PRId64 " to %" PRId64 ")",
-		    def->name, value, def->min, def->max));
-	return (0);
+	if (v >= def->min && v <= def->max)
+		return (0);
+	/* Say the range in the unit the user typed. */
+	if (def->type == OPT_DURATION) {
+		units_format_duration(lo, sizeof lo, (uint64_t)def->min);
+		units_format_duration(hi, sizeof hi, (uint64_t)def->max);
+	} else if (def->type == OPT_SIZE || def->type == OPT_SIZE_PCT) {
+		units_format_size(lo, sizeof lo, (uint64_t)def->min);
+		units_format_size(hi, sizeof hi, (uint64_t)def->max);
+	} else {
+		snprintf(lo, sizeof lo, "%" PRId64, def->min);
+		snprintf(hi, sizeof hi, "%" PRId64, def->max);
+	}
+	return (fail_with(cause, RB_EXIT_INPUT,
+	    "--%s %s is out of range (%s to %s)", def->name, value, lo, hi));
 }
 
 /* Parse one value for one option into the settings. */

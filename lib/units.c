@@ -224,7 +224,10 @@ units_format_size(char *buf, size_t len, uint64_t bytes)
 void
 units_format_duration(char *buf, size_t len, uint64_t ns)
 {
-	if (ns >= 60 * NS_PER_SEC && ns % (60 * NS_PER_SEC) == 0)
+	if (ns >= 3600 * NS_PER_SEC && ns % (3600 * NS_PER_SEC) == 0)
+		snprintf(buf, len, "%" PRIu64 "h",
+		    (uint64_t)(ns / (3600 * NS_PER_SEC)));
+	else if (ns >= 60 * NS_PER_SEC && ns % (60 * NS_PER_SEC) == 0)
 		snprintf(buf, len, "%" PRIu64 "m", (uint64_t)(ns / (60 * NS_PER_SEC)));
 	else if (ns >= NS_PER_SEC)
 		snprintf(buf, len, "%.3gs", (double)ns / 1e9);

@@ -16,3 +16,11 @@ TESTS += tests/t-chart tests/charts-cli.sh tests/charts-report.sh \
 	tests/charts-browser.sh
 EXTRA_DIST += tests/charts-cli.sh tests/charts-report.sh \
 	tests/charts-browser.sh
+
+# make perf: charts on a generated one-hour 10 Hz run (needs perf-analyze).
+EXTRA_PROGRAMS += tests/perf-chart
+PERF_BENCHMARKS += tests/perf-chart
+tests_perf_chart_CFLAGS = $(CHARTS_TEST_CFLAGS)
+tests_perf_chart_SOURCES = tests/perf-chart.c
+tests_perf_chart_LDADD = $(TEST_LIBS)
+CLEANFILES += tests/perf-chart

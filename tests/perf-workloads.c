@@ -224,7 +224,7 @@ main(int argc, char **argv)
 	double bare[ROUNDS], pt1[ROUNDS], pt2[ROUNDS], r1[ROUNDS];
 	double scale[ROUNDS], bf[ROUNDS], wf[ROUNDS], rf[ROUNDS];
 	double bp[ROUNDS], wp[ROUNDS], rp[ROUNDS], sv[ROUNDS], sf[ROUNDS];
-	double wsf[ROUNDS];
+	double wsf[ROUNDS], pp[ROUNDS], rpp[ROUNDS];
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	int i, fd, have_stressng = access(STRESS_NG, X_OK) == 0;
@@ -304,15 +304,21 @@ main(int argc, char **argv)
 		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
 		    "1G", "threads", "1", "thp", "never", NULL },
 		    "pages_per_s");
+		pp[i] = workload_metric("pagetest", (const char *[]){ "size",
+		    "1G", "threads", "1", "thp", "never", "populate", "yes",
+		    NULL }, "pages_per_s");
 		sf[i] = stressng("--fork 1 -t 3");
 		wsf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
 		    "0", "forkers", "1", "forks", "3000", NULL },
 		    "forks_per_s");
 		r1[i] = pt1[i] / sv[i];
+		rpp[i] = pp[i] / sv[i];
 		rf[i] = wsf[i] / sf[i];
 	}
 	printf("stressng_vm_write64_pages_per_s=%.0f\n", median(sv, 5));
 	printf("pagetest_vs_stressng=%.3f\n", median(r1, 5));
+	printf("pagetest_populate_pages_per_s=%.0f\n", median(pp, 5));
+	printf("pagetest_populate_vs_stressng=%.3f\n", median(rpp, 5));
 	printf("stressng_fork_per_s=%.0f\n", median(sf, 5));
 	printf("fork_heavy_small_per_s=%.0f\n", median(wsf, 5));
 	printf("fork_vs_stressng=%.3f\n", median(rf, 5));

@@ -5,6 +5,18 @@
 SUITES="$TESTDATA/runner"
 export REGIONBENCH_SUITES="$top_srcdir/bench/suites"
 
+# wait_for_phase DIR: wait (up to 20 s) until the run in DIR has started a
+# phase, so that a signal lands in the middle of it even on a busy machine.
+wait_for_phase() {
+	i=0
+	while [ $i -lt 200 ]; do
+		grep -q ',phase_start,' "$1/events.csv" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # No process may outlive a run: every process of ours has the unique
 # results path on its command line (workload children are forks).
 no_process_left() {
@@ -95,7 +107,8 @@ expect_err "no suite named 'no-such-suite'" "and the message lists what exists"
 out="$WORK/int"
 "$REGIONBENCH" run "$SUITES/long.ini" --out "$out" --no-charts --quiet >/dev/null 2>"$WORK/int.err" &
 pid=$!
-sleep 1.5
+wait_for_phase "$out"
+sleep 0.5
 kill -INT $pid
 wait $pid
 RC=$?
@@ -113,7 +126,8 @@ expect_rc 0 "verify passes after SIGINT"
 out="$WORK/kill"
 "$REGIONBENCH" run "$SUITES/long.ini" --out "$out" --no-charts --quiet >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_for_phase "$out"
+sleep 0.5
 kill -KILL $pid
 wait $pid 2>/dev/null
 no_process_left "$out"

@@ -138,6 +138,7 @@ rss_of(pid_t pid)
 	return (kb * 1024);
 }
 
+/* Sleep for ms milliseconds. */
 static void T_PART
 sleep_ms(long ms)
 {

@@ -61,6 +61,10 @@ rb workload pagetest --size 4M --threads 1 --cycles 3 --touch random \
 expect_rc 0 "every pagetest option at once"
 expect_out '^total +cycles +3 ' "three cycles"
 
+rb workload pagetest --size 4M --threads 2 --populate
+expect_rc 0 "pagetest --populate"
+expect_out '^total +resident +1024 ' "populated pages are resident"
+
 rb workload fork-heavy --size 4M --forkers 1 --forks 20 --exec
 expect_rc 0 "fork-heavy --exec"
 expect_out '^total +forks +20 ' "20 forks"

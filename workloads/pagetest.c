@@ -18,6 +18,13 @@
 #include "log.h"
 #include "workload.h"
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/* Pages populated per madvise call, so progress still moves. */
+#define PAGETEST_POPULATE_STEP 512
+
 enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
 
 struct pagetest_settings {
@@ -26,6 +33,7 @@ struct pagetest_settings {
 	uint64_t	 hold_ns;
 	long		 cycles;
 	int		 mlock;
+	int		 populate;
 };
 
 /* Per run, fixed in prepare. */
@@ -50,6 +58,9 @@ static const struct opt_def pagetest_options[] = {
 	  "allocate, touch and free this many times" },
 	{ "mlock", OPT_FLAG, PO(mlock), NULL, NULL, 0, 0, NULL,
 	  "lock the pages as they are faulted in (mlock2 MLOCK_ONFAULT)" },
+	{ "populate", OPT_FLAG, PO(populate), NULL, NULL, 0, 0, NULL,
+	  "fault pages in with madvise(MADV_POPULATE_WRITE), in order, "
+	  "instead of touching them" },
 	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
 };
 #undef PO
@@ -139,6 +150,36 @@ pagetest_touch(struct workload_thread *t, char **maps, int random_order)
 	return (0);
 }
 
+/*
+ * Fault every page in from the kernel side, 2 MiB at a time: no exception
+ * per page.  Returns 1 when stopped part way, -errno on failure.
+ */
+static int
+pagetest_populate(struct workload_thread *t, char **maps)
+{
+	const struct pagetest_plan *p = t->ctx->priv;
+	size_t ps = t->ctx->page_size;
+	uint64_t c, off, n, len, nmaps;
+
+	nmaps = (p->pages + p->chunk_pages - 1) / p->chunk_pages;
+	for (c = 0; c < nmaps; c++) {
+		len = p->pages - c * p->chunk_pages < p->chunk_pages ?
+		    p->pages - c * p->chunk_pages : p->chunk_pages;
+		for (off = 0; off < len; off += n) {
+			n = len - off < PAGETEST_POPULATE_STEP ? len - off :
+			    PAGETEST_POPULATE_STEP;
+			if (madvise(maps[c] + off * ps, n * ps,
+			    MADV_POPULATE_WRITE) != 0)
+				return (-errno);
+			workload_work(t, n);
+			workload_count(t, PAGETEST_PAGES, n);
+			if (workload_stopping(t))
+				return (1);
+		}
+	}
+	return (0);
+}
+
 /* Count the resident pages of the mappings with mincore. */
 static uint64_t
 pagetest_resident(struct workload_thread *t, char **maps, uint64_t nmaps)
@@ -218,7 +259,17 @@ pagetest_run(struct workload_thread *t)
 				goto out;
 			}
 		}
-		stopped = pagetest_touch(t, maps, s->touch == PAGETEST_RANDOM);
+		if (s->populate) {
+			stopped = pagetest_populate(t, maps);
+			if (stopped < 0) {
+				rc = workload_fail(t, RB_EXIT_ENV, "pagetest: "
+				    "madvise(MADV_POPULATE_WRITE): %s (needs "
+				    "Linux 5.14)", strerror(-stopped));
+				goto out;
+			}
+		} else
+			stopped = pagetest_touch(t, maps,
+			    s->touch == PAGETEST_RANDOM);
 		if (!stopped && !fixed && workload_stopping(t))
 			stopped = 1;
 		last = stopped || (fixed && cycle + 1 == s->cycles);
