@@ -107,6 +107,25 @@ runner_write_sysctl(const char *path, const char *value)
 	return (saved);
 }
 
+/* The runner's oom_score_adj as the kernel has it, for meta.json. */
+static json_t *
+runner_oom_score_adj(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open("/proc/self/oom_score_adj", O_RDONLY | O_CLOEXEC)) ==
+	    -1)
+		return (json_null());
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (json_null());
+	buf[n] = '\0';
+	return (json_integer(strtol(buf, NULL, 10)));
+}
+
 /* Drop caches and compact before a phase, as the suite asks (root only). */
 static void
 runner_prepare_phase(struct runner *r, const struct suite_phase *ph)
@@ -494,6 +513,8 @@ runner_repetition(struct runner *r, json_t *system)
 	json_object_set_new(r->meta, "phases", phases);
 	json_object_set_new(r->meta, "repetition", json_pack("{s:i, s:i}",
 	    "index", r->rep + 1, "of", r->nreps));
+	json_object_set_new(r->meta, "runner_oom_score_adj",
+	    runner_oom_score_adj());
 	if (r->set->replay != NULL)
 		json_object_set_new(r->meta, "replay_of",
 		    json_string(r->set->replay));
@@ -664,7 +685,11 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	r.nreps = set->repeat > 0 ? (int)set->repeat : (int)suite->repeat;
 	snapshot_init(&r.view);
 
-	/* The kernel should kill a workload, never the runner. */
+	/*
+	 * The kernel should kill a workload, never the runner.  Lowering
+	 * needs CAP_SYS_RESOURCE, which containers often drop; the workloads
+	 * at +1000 are still chosen first, and meta.json says what held.
+	 */
 	if (geteuid() == 0)
 		runner_write_sysctl("/proc/self/oom_score_adj", "-1000\n");
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
