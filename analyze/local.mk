@@ -1,4 +1,5 @@
-# analyze/: metrics, statistics, compare, gate, charts, report.
+# analyze/: reading results directories, metrics, statistics, compare, gate,
+# the cairo charts and the HTML report.  Never reads /proc.
 noinst_LIBRARIES += analyze/libanalyze.a
 analyze_libanalyze_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 analyze_libanalyze_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
@@ -9,5 +10,9 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/compare.c analyze/compare.h \
 	analyze/gate.c analyze/gate.h \
 	analyze/output.c analyze/output.h \
-	bench/cmd-analyze.c bench/cmd-compare.c bench/cmd-gate.c
-dist_pkgdata_DATA += bench/suites/gate-rules.ini
+	analyze/chart.c analyze/chart.h analyze/chart-run.h \
+	analyze/chart-draw.c analyze/chart-draw.h \
+	analyze/chart-heatmap.c analyze/chart-spread.c \
+	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
+	analyze/chart-compare.c \
+	analyze/report.c analyze/report.h

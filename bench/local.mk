@@ -1,20 +1,27 @@
-# bench/: the regionbench program, its subcommands, runner and sampler.
+# bench/: the regionbench program: one file per subcommand (cmd-*.c, listed
+# in command.h), the sampler, the runner and the suites.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
-	bench/cmd-placement.c \
 	bench/cmd-sample.c \
 	bench/cmd-run.c \
 	bench/cmd-verify.c \
+	bench/cmd-placement.c \
+	bench/cmd-list.c \
+	bench/cmd-workload.c \
+	bench/cmd-analyze.c \
+	bench/cmd-compare.c \
+	bench/cmd-gate.c \
+	bench/cmd-chart.c \
+	bench/cmd-report.c \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h \
 	bench/sampler.c bench/sampler.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h
-bench_libbench_a_SOURCES += bench/cmd-list.c bench/cmd-workload.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
@@ -28,3 +35,4 @@ dist_suites_DATA = \
 	bench/suites/seed.ini \
 	bench/suites/standard.ini \
 	bench/suites/soak.ini
+dist_pkgdata_DATA += bench/suites/gate-rules.ini

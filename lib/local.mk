@@ -1,15 +1,28 @@
-# lib/: shared code with no dependency on the other folders.
+# lib/: shared code with no dependency on the other folders: the /proc
+# parsers, the region sources, snapshots, the sinks, options and units.
+# See docs/architecture.md for where each kind of extension goes.
 noinst_LIBRARIES += lib/librb.a
 lib_librb_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 lib_librb_a_SOURCES = \
 	lib/log.c lib/log.h \
 	lib/opt.c lib/opt.h \
+	lib/units.c lib/units.h \
 	lib/procfile.c lib/procfile.h \
 	lib/procfs.h \
+	lib/procfs-lex.c lib/procfs-lex.h \
+	lib/procfs-zoneinfo.c \
+	lib/procfs-buddyinfo.c \
+	lib/procfs-pagetypeinfo.c \
+	lib/vmstat.c lib/vmstat.h \
+	lib/topology.c lib/topology.h \
 	lib/snapshot.c lib/snapshot.h \
-	lib/source.h \
-	lib/units.c lib/units.h
-lib_librb_a_SOURCES += \
+	lib/source.c lib/source.h \
+	lib/src-procfs.c lib/src-procfs.h \
+	lib/src-patched.c \
+	lib/src-sorted-buddy.c \
+	lib/src-zone.c \
+	lib/region-map.c lib/region-map.h \
+	lib/src-kpageflags.c lib/src-kpageflags.h \
+	lib/placement.c lib/placement.h \
 	lib/meta.c lib/meta.h \
-	lib/sink-csv.c lib/sink-csv.h \
-	lib/topology.c lib/topology.h
+	lib/sink-csv.c lib/sink-csv.h
