@@ -15,9 +15,9 @@
 #include "command.h"
 #include "log.h"
 #include "procfile.h"
+#include "region-map.h"
 #include "region-table.h"
 #include "source-cli.h"
-#include "src-kpageflags.h"
 #include "topology.h"
 #include "units.h"
 
@@ -94,8 +94,8 @@ cmd_info_exec(int argc, char **argv)
 	if ((rc = source_read(&src, &snap, procfile_readable(cli.proc,
 	    "pagetypeinfo") ? SOURCE_READ_PAGETYPE : 0, &cause)) != 0)
 		die(-rc, "info: %s", cause);
-	if (src_kpageflags_map(&src) != NULL)
-		region_map_print(stdout, src_kpageflags_map(&src));
+	if (source_region_map(&src) != NULL)
+		region_map_print(stdout, source_region_map(&src));
 	printf("region keys:     %d\n", snap.nentries);
 	region_table_print(stdout, &snap, REGION_TABLE_LAYOUT);
 	snapshot_free(&snap);

@@ -120,11 +120,9 @@ cmd_run_exec(int argc, char **argv)
 		free(cli.source);
 		cli.source = xstrdup(suite.source);
 	}
-	if (suite.region_size != NULL && strcmp(cli.region_size, "512M") ==
-	    0) {
-		free(cli.region_size);
-		cli.region_size = xstrdup(suite.region_size);
-	}
+	if (suite.region_size != NULL && (rc = source_cli_suite_value(&cli,
+	    "region-size", suite.region_size, &cause)) != 0)
+		die(-rc, "run: suite region-size: %s", cause);
 	runner_catch_signals();
 	rc = runner_main(&suite, &set, &cli);
 	suite_free(&suite);

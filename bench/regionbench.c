@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "source-cli.h"
 
 #define COMMAND_ELEM(name) &cmd_##name##_entry,
 static const struct command_entry *const command_table[] = {
@@ -31,10 +32,8 @@ command_usage(FILE *f, const struct command_entry *entry)
 		fprintf(f, "\noptions:\n");
 		opt_print_help(f, entry->options);
 	}
-	if (entry->source_options != NULL) {
-		fprintf(f, "\nregion source options:\n");
-		opt_print_help(f, entry->source_options);
-	}
+	if (entry->source_options != NULL)
+		source_cli_print_help(f);
 }
 
 /*
@@ -46,7 +45,7 @@ int
 command_parse_source(const struct command_entry *entry, void *settings,
     void *source_settings, int argc, char **argv, int *first_arg)
 {
-	struct opt_set sets[2];
+	struct opt_set sets[2 + SOURCE_COUNT];
 	char *cause = NULL;
 	int rc, nsets = 0;
 
@@ -54,10 +53,8 @@ command_parse_source(const struct command_entry *entry, void *settings,
 		sets[nsets].defs = entry->options;
 		sets[nsets++].settings = settings;
 	}
-	if (entry->source_options != NULL && source_settings != NULL) {
-		sets[nsets].defs = entry->source_options;
-		sets[nsets++].settings = source_settings;
-	}
+	if (entry->source_options != NULL && source_settings != NULL)
+		nsets += source_cli_sets(source_settings, sets + nsets);
 	for (rc = 0; rc < nsets; rc++) {
 		if (opt_defaults(sets[rc].defs, sets[rc].settings, &cause) != 0)
 			die(RB_EXIT_INPUT, "%s: bad default: %s", entry->name,

@@ -26,7 +26,6 @@
 #include "runner.h"
 #include "sampler.h"
 #include "sink-csv.h"
-#include "src-kpageflags.h"
 #include "topology.h"
 #include "units.h"
 #include "workload.h"
@@ -706,9 +705,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	}
 	system = meta_system(cli->proc);
 
-	if (strcmp(r.src.ops->name, "kpageflags") == 0)
-		r.map = src_kpageflags_map(&r.src);
-	if (r.map != NULL) {
+	if ((r.map = source_region_map(&r.src)) != NULL) {
 		placement_init(&r.placement, cli->proc, r.map);
 		placement_result_init(&r.placement_result, r.map);
 	}

@@ -1,7 +1,9 @@
 /*
  * Shared region-source options and the code that turns them into an open
- * source, so that sample, info, placement and run accept the same flags
- * with the same meaning.
+ * source, so that sample, info and run accept the same flags with the same
+ * meaning.  Options only one source has live in that source's own table;
+ * this file gathers them from source_table, so adding a source or a
+ * source option needs no change here.
  */
 #include "config.h"
 
@@ -16,31 +18,101 @@
 #include "units.h"
 
 const struct opt_def source_cli_options[] = {
-	{ "source", OPT_STRING, offsetof(struct source_cli, source), "NAME",
-	  "auto", 0, 0, NULL,
-	  "region source: auto, patched, sorted-buddy, kpageflags or zone" },
-	{ "proc", OPT_STRING, offsetof(struct source_cli, proc), "DIR",
-	  "/proc", 0, 0, NULL, "read zoneinfo, buddyinfo, ... from DIR" },
-	{ "sys", OPT_STRING, offsetof(struct source_cli, sys), "DIR", "/sys",
-	  0, 0, NULL, "read devices/system/{node,memory} from DIR" },
-	{ "region-size", OPT_STRING, offsetof(struct source_cli, region_size),
-	  "SIZE", "512M", 0, 0, NULL,
-	  "emulated region size, or 'block' for one per memory block" },
-	{ "region-map", OPT_STRING, offsetof(struct source_cli, region_map),
-	  "FILE", NULL, 0, 0, NULL,
-	  "emulated regions from a CSV of node,start_pfn,end_pfn" },
-	{ "scan-threads", OPT_LONG, offsetof(struct source_cli, scan_threads),
-	  "N", "1", 1, 64, NULL, "threads scanning /proc/kpageflags" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "source", .type = OPT_STRING,
+	  .offset = offsetof(struct source_cli, source), .arg = "NAME",
+	  .def = "auto",
+	  .help = "region source: auto or one of the sources below" },
+	{ .name = "proc", .type = OPT_STRING,
+	  .offset = offsetof(struct source_cli, proc), .arg = "DIR",
+	  .def = "/proc", .help = "read zoneinfo, buddyinfo, ... from DIR" },
+	{ .name = "sys", .type = OPT_STRING,
+	  .offset = offsetof(struct source_cli, sys), .arg = "DIR",
+	  .def = "/sys", .help = "read devices/system/{node,memory} from DIR" },
+	{ .name = NULL }
 };
+
+/*
+ * Fill sets with the common table and the table of every source that has
+ * options (at most 1 + SOURCE_COUNT); returns how many.  Each source's
+ * settings are allocated here and released by source_cli_free.
+ */
+int
+source_cli_sets(struct source_cli *cli, struct opt_set *sets)
+{
+	const struct source_ops *ops;
+	int i, n = 0;
+
+	sets[n].defs = source_cli_options;
+	sets[n++].settings = cli;
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		if (ops->options == NULL)
+			continue;
+		if (cli->settings[i] == NULL)
+			cli->settings[i] = xcalloc(1, ops->settings_size);
+		sets[n].defs = ops->options;
+		sets[n++].settings = cli->settings[i];
+	}
+	return (n);
+}
+
+/* Help for the common options, the sources and each source's options. */
+void
+source_cli_print_help(FILE *f)
+{
+	const struct source_ops *ops;
+	int i;
+
+	fprintf(f, "\nregion source options:\n");
+	opt_print_help(f, source_cli_options);
+	fprintf(f, "\nregion sources (auto tries them in this order):\n");
+	for (i = 0; (ops = source_table[i]) != NULL; i++)
+		fprintf(f, "  %-14s %s\n", ops->name, ops->summary);
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		if (ops->options == NULL)
+			continue;
+		fprintf(f, "\n%s source options:\n", ops->name);
+		opt_print_help(f, ops->options);
+	}
+}
+
+/*
+ * A suite file's source setting (e.g. region-size): it applies unless the
+ * command line gave that option, which is taken to be the case when the
+ * option no longer holds its default text.  Only string options can come
+ * from a suite file.
+ */
+int
+source_cli_suite_value(struct source_cli *cli, const char *name,
+    const char *value, char **cause)
+{
+	const struct source_ops *ops;
+	const struct opt_def *def;
+	char **text;
+	int i;
+
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		if (ops->options == NULL || cli->settings[i] == NULL ||
+		    (def = opt_find(ops->options, name)) == NULL)
+			continue;
+		if (def->type != OPT_STRING)
+			break;
+		text = (char **)((char *)cli->settings[i] + def->offset);
+		if (*text != NULL && def->def != NULL &&
+		    strcmp(*text, def->def) != 0)
+			return (0);
+		return (opt_set_value(def, cli->settings[i], value, cause));
+	}
+	return (fail_with(cause, RB_EXIT_INPUT, "no source has a string "
+	    "option --%s", name));
+}
 
 /* Turn parsed options into a source configuration. */
 int
 source_cli_config(const struct source_cli *cli, struct source_config *cfg,
     char **cause)
 {
-	char *why = NULL;
-	int rc;
+	const struct source_ops *ops;
+	int i, rc;
 
 	source_config_init(cfg);
 	if (strlen(cli->proc) >= sizeof cfg->proc_root ||
@@ -48,30 +120,26 @@ source_cli_config(const struct source_cli *cli, struct source_config *cfg,
 		return (fail_with(cause, RB_EXIT_INPUT, "path too long"));
 	snprintf(cfg->proc_root, sizeof cfg->proc_root, "%s", cli->proc);
 	snprintf(cfg->sys_root, sizeof cfg->sys_root, "%s", cli->sys);
-	if (strcmp(cli->region_size, "block") == 0) {
-		cfg->region_block = 1;
-	} else {
-		if ((rc = units_parse_size(cli->region_size, &cfg->region_size,
-		    &why)) != 0) {
-			rc = fail_with(cause, RB_EXIT_INPUT,
-			    "--region-size: %s", why);
-			free(why);
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		cfg->settings[i] = cli->settings[i];
+		if (ops->check != NULL && cli->settings[i] != NULL &&
+		    (rc = ops->check(cli->settings[i], cause)) != 0)
 			return (rc);
-		}
-		if (cfg->region_size < (1 << 20))
-			return (fail_with(cause, RB_EXIT_INPUT,
-			    "--region-size %s is below 1M", cli->region_size));
 	}
-	cfg->region_map = cli->region_map;
-	cfg->scan_threads = (int)cli->scan_threads;
 	return (0);
 }
 
-/* Release the option strings. */
+/* Release the option strings and each source's settings. */
 void
 source_cli_free(struct source_cli *cli)
 {
+	int i;
+
 	opt_free(source_cli_options, cli);
+	for (i = 0; source_table[i] != NULL; i++) {
+		source_settings_free(source_table[i], cli->settings[i]);
+		cli->settings[i] = NULL;
+	}
 }
 
 /*

@@ -1,10 +1,12 @@
 /*
- * The region-source options every command that reads /proc shares
- * (--source, --proc, --sys, --region-size, --region-map, --scan-threads),
- * from one table.
+ * The region-source options every command that reads /proc shares: the
+ * common ones (--source, --proc, --sys) from one table, and each source's
+ * own options from that source's table (source_ops.options).
  */
 #ifndef RB_SOURCE_CLI_H
 #define RB_SOURCE_CLI_H
+
+#include <stdio.h>
 
 #include "opt.h"
 #include "source.h"
@@ -13,13 +15,16 @@ struct source_cli {
 	char	*source;
 	char	*proc;
 	char	*sys;
-	char	*region_size;
-	char	*region_map;
-	long	 scan_threads;
+	/* Each source's own settings, by position in source_table. */
+	void	*settings[SOURCE_COUNT];
 };
 
 extern const struct opt_def source_cli_options[];
 
+int	 source_cli_sets(struct source_cli *cli, struct opt_set *sets);
+void	 source_cli_print_help(FILE *f);
+int	 source_cli_suite_value(struct source_cli *cli, const char *name,
+	     const char *value, char **cause);
 int	 source_cli_config(const struct source_cli *cli,
 	     struct source_config *cfg, char **cause);
 void	 source_cli_free(struct source_cli *cli);

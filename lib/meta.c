@@ -134,9 +134,8 @@ meta_set_source(json_t *meta, struct source *src)
 		src->ops->describe(src, obj);
 	json_object_set_new(meta, "source", obj);
 	json_object_set_new(meta, "region_size_bytes",
-	    strcmp(src->ops->name, "kpageflags") == 0 &&
-	    !src->cfg.region_block && src->cfg.region_map == NULL ?
-	    json_integer((json_int_t)src->cfg.region_size) : json_null());
+	    source_region_bytes(src) != 0 ?
+	    json_integer((json_int_t)source_region_bytes(src)) : json_null());
 }
 
 /* Set the status; a final status also records the end time. */

@@ -12,33 +12,105 @@
 #include <string.h>
 
 #include "log.h"
+#include "region-map.h"
 #include "source.h"
-#include "src-kpageflags.h"
 #include "units.h"
 
-extern const struct source_ops src_patched_ops;
-extern const struct source_ops src_sorted_buddy_ops;
-extern const struct source_ops src_kpageflags_ops;
-extern const struct source_ops src_zone_ops;
-
-/* Auto-selection order: most specific first, the fallback last. */
+/* Auto-selection order (SOURCE_LIST): most specific first. */
+#define SOURCE_ELEM(name) &src_##name##_ops,
 const struct source_ops *const source_table[] = {
-	&src_patched_ops,
-	&src_sorted_buddy_ops,
-	&src_kpageflags_ops,
-	&src_zone_ops,
+	SOURCE_LIST(SOURCE_ELEM)
 	NULL
 };
+#undef SOURCE_ELEM
 
-/* Defaults of every source setting. */
+/* Defaults of the shared settings; every source at its own defaults. */
 void
 source_config_init(struct source_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	snprintf(cfg->proc_root, sizeof cfg->proc_root, "/proc");
 	snprintf(cfg->sys_root, sizeof cfg->sys_root, "/sys");
-	cfg->region_size = 512ULL << 20;
-	cfg->scan_threads = 1;
+}
+
+/* The position of a source in source_table, or -1. */
+int
+source_index(const struct source_ops *ops)
+{
+	int i;
+
+	for (i = 0; source_table[i] != NULL; i++) {
+		if (source_table[i] == ops)
+			return (i);
+	}
+	return (-1);
+}
+
+/*
+ * A source's own settings at their defaults (checked), or NULL when the
+ * source has no options.  The defaults are part of the program, so a bad
+ * one is a bug and dies.
+ */
+void *
+source_settings_new(const struct source_ops *ops)
+{
+	char *cause = NULL;
+	void *settings;
+
+	if (ops->options == NULL)
+		return (NULL);
+	settings = xcalloc(1, ops->settings_size);
+	if (opt_defaults(ops->options, settings, &cause) != 0 ||
+	    (ops->check != NULL && ops->check(settings, &cause) != 0))
+		die(RB_EXIT_INPUT, "source %s: bad default: %s", ops->name,
+		    cause);
+	return (settings);
+}
+
+/* Release what source_settings_new returned. */
+void
+source_settings_free(const struct source_ops *ops, void *settings)
+{
+	if (settings == NULL)
+		return;
+	opt_free(ops->options, settings);
+	free(settings);
+}
+
+/* Point src at ops and its settings from cfg (or fresh defaults). */
+static void
+source_bind(struct source *src, const struct source_ops *ops)
+{
+	int i = source_index(ops);
+
+	if (src->own_settings != NULL) {
+		source_settings_free(src->ops, src->own_settings);
+		src->own_settings = NULL;
+	}
+	src->ops = ops;
+	src->settings = i >= 0 ? src->cfg.settings[i] : NULL;
+	if (src->settings == NULL)
+		src->settings = src->own_settings = source_settings_new(ops);
+}
+
+/* The emulated region map of an open source, or NULL. */
+const struct region_map *
+source_region_map(const struct source *src)
+{
+	if (src == NULL || src->ops == NULL || src->ops->region_map == NULL)
+		return (NULL);
+	return (src->ops->region_map(src));
+}
+
+/* Bytes per emulated region when regions have one fixed size, else 0. */
+uint64_t
+source_region_bytes(const struct source *src)
+{
+	const struct region_map *map = source_region_map(src);
+
+	if (map == NULL || map->mode != REGION_MAP_SIZE)
+		return (0);
+	return (map->region_pages * map->page_size);
 }
 
 /* The source called name, or NULL. */
@@ -75,6 +147,8 @@ static void
 source_clear(struct source *src)
 {
 	free(src->why);
+	if (src->own_settings != NULL)
+		source_settings_free(src->ops, src->own_settings);
 	procfile_free(&src->zoneinfo);
 	procfile_free(&src->buddyinfo);
 	procfile_free(&src->pagetypeinfo);
@@ -104,7 +178,7 @@ source_pick(struct source *src, char **cause)
 
 	for (i = 0; (ops = source_table[i]) != NULL; i++) {
 		reason = NULL;
-		src->ops = ops;
+		source_bind(src, ops);
 		r = ops->probe(src, &reason);
 		if (r < 0) {
 			free(passed);
@@ -129,7 +203,6 @@ source_pick(struct source *src, char **cause)
 		free(passed);
 		return (0);
 	}
-	src->ops = NULL;
 	r = fail_with(cause, RB_EXIT_ENV, "no region source applies here: %s",
 	    passed != NULL ? passed : "no sources");
 	free(passed);
@@ -151,7 +224,7 @@ source_pick_named(struct source *src, const char *name, char **cause)
 		free(names);
 		return (r);
 	}
-	src->ops = ops;
+	source_bind(src, ops);
 	r = ops->probe(src, &reason);
 	if (r < 0) {
 		if (cause != NULL)

@@ -10,8 +10,11 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "opt.h"
 #include "procfile.h"
 #include "snapshot.h"
+
+struct region_map;
 
 /* Flags for source_ops.read. */
 #define SOURCE_READ_PAGETYPE	0x1	/* also read pagetypeinfo (costly) */
@@ -21,13 +24,30 @@
 #define SOURCE_FILE_BUDDYINFO	0x2
 #define SOURCE_FILE_PAGETYPEINFO 0x4
 
+/*
+ * The sources, most specific first: "auto" probes them in this order.
+ * Adding a source: a new lib/src-NAME.c defining src_NAME_ops, one line
+ * here and one in lib/local.mk.
+ */
+#define SOURCE_LIST(X) \
+	X(patched) \
+	X(sorted_buddy) \
+	X(kpageflags) \
+	X(zone)
+
+#define SOURCE_COUNT_ONE(name) + 1
+enum { SOURCE_COUNT = 0 SOURCE_LIST(SOURCE_COUNT_ONE) };
+#undef SOURCE_COUNT_ONE
+
+/*
+ * Settings every source shares, and each source's own settings (parsed
+ * from its option table) by position in source_table.  A NULL entry means
+ * that source's defaults.  The settings are borrowed, not owned.
+ */
 struct source_config {
 	char		 proc_root[PATH_MAX];	/* --proc, default /proc */
 	char		 sys_root[PATH_MAX];	/* --sys, default /sys */
-	uint64_t	 region_size;		/* kpageflags: bytes per region */
-	int		 region_block;		/* kpageflags: one per mem block */
-	char		*region_map;		/* kpageflags: --region-map FILE */
-	int		 scan_threads;		/* kpageflags: --scan-threads */
+	void		*settings[SOURCE_COUNT];
 };
 
 struct source;
@@ -35,6 +55,11 @@ struct source;
 struct source_ops {
 	const char	*name;
 	const char	*summary;
+	/* The source's own options (NULL: none) and the struct they fill. */
+	const struct opt_def *options;
+	size_t		 settings_size;
+	/* Check parsed settings and derive what they imply; may be NULL. */
+	int		(*check)(void *settings, char **cause);
 	/* 1 when the source applies here, 0 with *reason when not, <0 error. */
 	int		(*probe)(struct source *src, char **reason);
 	int		(*open)(struct source *src, char **cause);
@@ -43,6 +68,8 @@ struct source_ops {
 	/* Add the source's settings and findings to meta.json. */
 	void		(*describe)(struct source *src, json_t *obj);
 	void		(*close)(struct source *src);
+	/* The emulated region map of an open source; NULL: it has none. */
+	const struct region_map *(*region_map)(const struct source *src);
 };
 
 struct source {
@@ -53,8 +80,14 @@ struct source {
 	struct procfile		 buddyinfo;
 	struct procfile		 pagetypeinfo;
 	int			 files_read;	/* SOURCE_FILE_* of last read */
+	void			*settings;	/* ops->options settings */
+	void			*own_settings;	/* defaults source_open made */
 	void			*priv;
 };
+
+#define SOURCE_EXTERN(name) extern const struct source_ops src_##name##_ops;
+SOURCE_LIST(SOURCE_EXTERN)
+#undef SOURCE_EXTERN
 
 extern const struct source_ops *const source_table[];
 
@@ -65,5 +98,10 @@ int	 source_open(struct source *src, const char *name,
 int	 source_read(struct source *src, struct snapshot *snap, int flags,
 	     char **cause);
 void	 source_close(struct source *src);
+int	 source_index(const struct source_ops *ops);
+void	*source_settings_new(const struct source_ops *ops);
+void	 source_settings_free(const struct source_ops *ops, void *settings);
+const struct region_map *source_region_map(const struct source *src);
+uint64_t source_region_bytes(const struct source *src);
 
 #endif

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -728,6 +729,50 @@ src_kpageflags_read(struct source *src, struct snapshot *snap, int flags,
 	return (0);
 }
 
+/* The kpageflags source's own options. */
+static const struct opt_def src_kpageflags_options[] = {
+	{ .name = "region-size", .type = OPT_STRING,
+	  .offset = offsetof(struct src_kpageflags_settings, region_size),
+	  .arg = "SIZE", .def = "512M",
+	  .help = "emulated region size, or 'block' for one per memory "
+	  "block" },
+	{ .name = "region-map", .type = OPT_STRING,
+	  .offset = offsetof(struct src_kpageflags_settings, region_map),
+	  .arg = "FILE",
+	  .help = "emulated regions from a CSV of node,start_pfn,end_pfn" },
+	{ .name = "scan-threads", .type = OPT_LONG,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_threads),
+	  .arg = "N", .def = "1", .min = 1,
+	  .max = SRC_KPAGEFLAGS_MAX_THREADS,
+	  .help = "threads scanning /proc/kpageflags" },
+	{ .name = NULL }
+};
+
+/* Turn the --region-size text into a size or "one per block". */
+static int
+src_kpageflags_settings_check(void *settings, char **cause)
+{
+	struct src_kpageflags_settings *s = settings;
+	char *why = NULL;
+	int rc;
+
+	s->region_block = 0;
+	s->region_bytes = 0;
+	if (s->region_size == NULL)
+		s->region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION;
+	else if (strcmp(s->region_size, "block") == 0)
+		s->region_block = 1;
+	else if ((rc = units_parse_size(s->region_size, &s->region_bytes,
+	    &why)) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--region-size: %s", why);
+		free(why);
+		return (rc);
+	} else if (s->region_bytes < (1 << 20))
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "--region-size %s is below 1M", s->region_size));
+	return (0);
+}
+
 /* Applies when kpageflags is readable and sysfs lists memory blocks. */
 static int
 src_kpageflags_probe(struct source *src, char **reason)
@@ -796,12 +841,19 @@ src_kpageflags_close(struct source *src)
 static int
 src_kpageflags_open(struct source *src, char **cause)
 {
+	static const struct src_kpageflags_settings defaults = {
+		.region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION,
+		.scan_threads = 1
+	};
+	const struct src_kpageflags_settings *set = src->settings;
 	struct region_map_config mcfg;
 	struct src_kpageflags *kp;
 	struct src_kpageflags_worker *w;
 	void *buf;
 	int rc, saved, t;
 
+	if (set == NULL)
+		set = &defaults;
 	kp = xcalloc(1, sizeof *kp);
 	kp->fd = -1;
 	snapshot_init(&kp->before);
@@ -835,14 +887,14 @@ src_kpageflags_open(struct source *src, char **cause)
 
 	memset(&mcfg, 0, sizeof mcfg);
 	mcfg.sys_root = src->cfg.sys_root;
-	mcfg.region_size = src->cfg.region_size != 0 ? src->cfg.region_size :
+	mcfg.region_size = set->region_bytes != 0 ? set->region_bytes :
 	    SRC_KPAGEFLAGS_DEFAULT_REGION;
-	mcfg.region_block = src->cfg.region_block;
-	mcfg.region_map = src->cfg.region_map;
+	mcfg.region_block = set->region_block;
+	mcfg.region_map = set->region_map;
 	if ((rc = region_map_build(&kp->map, &mcfg, &kp->before, cause)) != 0)
 		goto fail;
 
-	kp->nthreads = src->cfg.scan_threads > 0 ? src->cfg.scan_threads : 1;
+	kp->nthreads = set->scan_threads > 0 ? (int)set->scan_threads : 1;
 	if (kp->nthreads > SRC_KPAGEFLAGS_MAX_THREADS)
 		kp->nthreads = SRC_KPAGEFLAGS_MAX_THREADS;
 	kp->total = xcalloc(kp->map.nkeys, sizeof *kp->total);
@@ -950,24 +1002,25 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	json_object_set_new(obj, "accuracy", acc);
 }
 
-/* The region map of an open kpageflags source, or NULL for other sources. */
-const struct region_map *
-src_kpageflags_map(const struct source *src)
+/* The region map of the open source (placement and info use it). */
+static const struct region_map *
+src_kpageflags_region_map(const struct source *src)
 {
-	const struct src_kpageflags *kp;
+	const struct src_kpageflags *kp = src->priv;
 
-	if (src == NULL || src->ops != &src_kpageflags_ops ||
-	    (kp = src->priv) == NULL)
-		return (NULL);
-	return (&kp->map);
+	return (kp != NULL ? &kp->map : NULL);
 }
 
 const struct source_ops src_kpageflags_ops = {
 	.name = "kpageflags",
 	.summary = "emulated regions counted from /proc/kpageflags (root)",
+	.options = src_kpageflags_options,
+	.settings_size = sizeof (struct src_kpageflags_settings),
+	.check = src_kpageflags_settings_check,
 	.probe = src_kpageflags_probe,
 	.open = src_kpageflags_open,
 	.read = src_kpageflags_read,
 	.describe = src_kpageflags_describe,
 	.close = src_kpageflags_close,
+	.region_map = src_kpageflags_region_map,
 };

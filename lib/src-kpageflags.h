@@ -1,17 +1,25 @@
 /*
  * The kpageflags region source: emulated regions on kernels without the
  * memory-region patches, counted page by page from /proc/kpageflags.
- * Other code reaches it through source.h; this header adds what only this
- * source has (its region map, for "regionbench info").
+ * Other code reaches it through source.h; this header declares the
+ * source's own settings, which its option table fills.
  */
 #ifndef RB_SRC_KPAGEFLAGS_H
 #define RB_SRC_KPAGEFLAGS_H
 
+#include <stdint.h>
+
 #include "region-map.h"
 #include "source.h"
 
-extern const struct source_ops src_kpageflags_ops;
-
-const struct region_map *src_kpageflags_map(const struct source *src);
+/* --region-size, --region-map, --scan-threads and what they imply. */
+struct src_kpageflags_settings {
+	char		*region_size;	/* option text: SIZE or "block" */
+	char		*region_map;	/* CSV of node,start_pfn,end_pfn */
+	long		 scan_threads;
+	/* Derived from region_size by the check hook. */
+	uint64_t	 region_bytes;	/* bytes per region (not block) */
+	int		 region_block;	/* one region per memory block */
+};
 
 #endif

@@ -81,14 +81,17 @@ perf_median(double *v, int n)
 static void
 perf_open(struct source *src, int threads)
 {
+	static struct src_kpageflags_settings set[2];
+	static int nset;
 	char *cause = NULL;
 
 	memset(src, 0, sizeof *src);
 	src->ops = &src_kpageflags_ops;
 	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "/proc");
 	snprintf(src->cfg.sys_root, sizeof src->cfg.sys_root, "/sys");
-	src->cfg.region_size = 512 << 20;
-	src->cfg.scan_threads = threads;
+	set[nset % 2].region_bytes = 512 << 20;
+	set[nset % 2].scan_threads = threads;
+	src->settings = &set[nset++ % 2];
 	procfile_init(&src->zoneinfo);
 	procfile_init(&src->buddyinfo);
 	if (src->ops->open(src, &cause) != 0)
@@ -205,9 +208,9 @@ main(void)
 	/* Warm up: first reads pay for page cache and lazy allocations. */
 	perf_sample(&src1, &snap);
 	perf_sample(&src2, &snap);
-	perf_plain(src_kpageflags_map(&src1), buf);
+	perf_plain(source_region_map(&src1), buf);
 	for (i = 0; i < PERF_ROUNDS; i++) {
-		plain[i] = perf_plain(src_kpageflags_map(&src1), buf);
+		plain[i] = perf_plain(source_region_map(&src1), buf);
 		allocs -= perf_allocs;
 		one[i] = perf_sample(&src1, &snap);
 		two[i] = perf_sample(&src2, &snap);
@@ -224,7 +227,7 @@ main(void)
 	printf("kpageflags_allocs_per_sample=%.3f\n",
 	    (double)allocs / (2 * PERF_ROUNDS));
 	printf("placement_pages_per_s=%.0f\n",
-	    perf_placement(src_kpageflags_map(&src1)));
+	    perf_placement(source_region_map(&src1)));
 	src1.ops->close(&src1);
 	src2.ops->close(&src2);
 	procfile_free(&src1.zoneinfo);

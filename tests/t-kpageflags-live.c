@@ -90,6 +90,7 @@ static void
 test_free(int threads)
 {
 	struct snapshot snap, before, after;
+	struct src_kpageflags_settings set = { 0 };
 	struct procfile pf;
 	struct source src;
 	const struct snap_entry *e, *z;
@@ -108,8 +109,9 @@ test_free(int threads)
 	src.ops = &src_kpageflags_ops;
 	snprintf(src.cfg.proc_root, sizeof src.cfg.proc_root, "/proc");
 	snprintf(src.cfg.sys_root, sizeof src.cfg.sys_root, "/sys");
-	src.cfg.region_size = 512 << 20;
-	src.cfg.scan_threads = threads;
+	set.region_bytes = 512 << 20;
+	set.scan_threads = threads;
+	src.settings = &set;
 	if (!tap_ok(src.ops->open(&src, &cause) == 0, "%d thread(s): open "
 	    "(%s)", threads, cause ? cause : "ok"))
 		return;

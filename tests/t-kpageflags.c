@@ -37,15 +37,18 @@ static int
 open_source(struct source *src, const char *tree, uint64_t size, int block,
     const char *map, int threads, char **cause)
 {
+	static struct src_kpageflags_settings set;
+
 	memset(src, 0, sizeof *src);
 	src->ops = &src_kpageflags_ops;
 	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s/proc",
 	    tree);
 	snprintf(src->cfg.sys_root, sizeof src->cfg.sys_root, "%s/sys", tree);
-	src->cfg.region_size = size;
-	src->cfg.region_block = block;
-	src->cfg.region_map = (char *)map;
-	src->cfg.scan_threads = threads;
+	set.region_bytes = size;
+	set.region_block = block;
+	set.region_map = (char *)map;
+	set.scan_threads = threads;
+	src->settings = &set;
 	procfile_init(&src->zoneinfo);
 	procfile_init(&src->buddyinfo);
 	procfile_init(&src->pagetypeinfo);

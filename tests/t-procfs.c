@@ -16,6 +16,7 @@
 #include "procfile.h"
 #include "procfs.h"
 #include "source.h"
+#include "src-kpageflags.h"
 #include "tap.h"
 
 /* Index of a migratetype name in the snapshot, or -1. */
@@ -344,6 +345,7 @@ check_live(void)
 int
 main(void)
 {
+	struct src_kpageflags_settings *kpf;
 	struct source_config cfg;
 	struct source src;
 	struct dirent **list;
@@ -379,7 +381,9 @@ main(void)
 	tap_eq_str(source_lookup("zone")->name, "zone", "source_lookup");
 	tap_ok(source_lookup("auto") == NULL, "auto is not a source");
 	tap_eq_str(cfg.proc_root, "/proc", "default proc root");
-	tap_eq_u64(cfg.region_size, 512ULL << 20, "default region size");
-	tap_eq_u64(cfg.scan_threads, 1, "default scan threads");
+	kpf = source_settings_new(&src_kpageflags_ops);
+	tap_eq_u64(kpf->region_bytes, 512ULL << 20, "default region size");
+	tap_eq_u64(kpf->scan_threads, 1, "default scan threads");
+	source_settings_free(&src_kpageflags_ops, kpf);
 	return (tap_done());
 }
