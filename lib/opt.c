@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,40 @@ opt_check_range(const struct opt_def *def, int64_t v, const char *value,
 	}
 	return (fail_with(cause, RB_EXIT_INPUT,
 	    "--%s %s is out of range (%s to %s)", def->name, value, lo, hi));
+}
+
+/*
+ * Parse a finite floating-point number within the option's range; nan,
+ * inf and trailing garbage are refused.
+ */
+static int
+opt_set_double(const struct opt_def *def, double *field, const char *value,
+    char **cause)
+{
+	char range[96], *end;
+	double d;
+	int in;
+
+	d = strtod(value, &end);
+	if (end == value || *end != '\0' || !isfinite(d))
+		return (fail_with(cause, RB_EXIT_INPUT, "--%s: expected a "
+		    "finite number, not '%s'", def->name, value));
+	if (def->dmin != 0 || def->dmax != 0) {
+		in = def->dopen ? d > def->dmin && d < def->dmax :
+		    d >= def->dmin && d <= def->dmax;
+		if (!in) {
+			if (def->dopen)
+				snprintf(range, sizeof range, "above %g and "
+				    "below %g", def->dmin, def->dmax);
+			else
+				snprintf(range, sizeof range, "%g to %g",
+				    def->dmin, def->dmax);
+			return (fail_with(cause, RB_EXIT_INPUT, "--%s %s is "
+			    "out of range (%s)", def->name, value, range));
+		}
+	}
+	*field = d;
+	return (0);
 }
 
 /* Parse one value for one option into the settings. */
@@ -179,6 +214,8 @@ opt_set_value(const struct opt_def *def, void *settings, const char *value,
 			    "--%s: '%s' is not one of %s", def->name, value,
 			    list_text));
 		}
+	case OPT_DOUBLE:
+		return (opt_set_double(def, field, value, cause));
 	case OPT_LIST:
 		list = field;
 		list->v = xreallocarray(list->v, list->n + 1, sizeof *list->v);

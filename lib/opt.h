@@ -19,7 +19,8 @@ enum opt_type {
 	OPT_DURATION,	/* uint64_t nanoseconds: 100ms, 30s */
 	OPT_STRING,	/* char *, owned by the settings */
 	OPT_ENUM,	/* int: index into choices */
-	OPT_LIST	/* struct opt_list: repeatable string option */
+	OPT_LIST,	/* struct opt_list: repeatable string option */
+	OPT_DOUBLE	/* double, finite, range [dmin, dmax] */
 };
 
 /* A size that may be a share of MemAvailable until resolved. */
@@ -44,6 +45,11 @@ struct opt_def {
 	int64_t		 max;
 	const char *const *choices;	/* OPT_ENUM: NULL-terminated */
 	const char	*help;
+	/* OPT_DOUBLE: range [dmin, dmax] (both 0: none); dopen excludes
+	 * the bounds themselves. */
+	double		 dmin;
+	double		 dmax;
+	int		 dopen;
 };
 
 /* One table and the settings struct it writes into. */

@@ -42,15 +42,18 @@ enum { FORK_HEAVY_FORKS, FORK_HEAVY_COW, FORK_HEAVY_FAILED };
 
 #define FO(f) offsetof(struct fork_heavy_settings, f)
 static const struct opt_def fork_heavy_options[] = {
-	{ "forkers", OPT_LONG, FO(forkers), "N", "0", 0, WORKLOAD_MAX_THREADS,
-	  NULL, "threads that fork (0: --threads)" },
-	{ "cow-pct", OPT_LONG, FO(cow_pct), "PCT", "0", 0, 100, NULL,
-	  "percent of the parent's pages each child writes" },
-	{ "exec", OPT_FLAG, FO(exec), NULL, NULL, 0, 0, NULL,
-	  "children exec " FORK_HEAVY_TRUE " instead of exiting" },
-	{ "forks", OPT_U64, FO(forks), "N", "200", 1, INT64_MAX, NULL,
-	  "forks in all (the fixed work when --duration is 0)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "forkers", .type = OPT_LONG, .offset = FO(forkers),
+	  .arg = "N", .def = "0", .max = WORKLOAD_MAX_THREADS,
+	  .help = "threads that fork (0: --threads)" },
+	{ .name = "cow-pct", .type = OPT_LONG, .offset = FO(cow_pct),
+	  .arg = "PCT", .def = "0", .max = 100,
+	  .help = "percent of the parent's pages each child writes" },
+	{ .name = "exec", .type = OPT_FLAG, .offset = FO(exec),
+	  .help = "children exec " FORK_HEAVY_TRUE " instead of exiting" },
+	{ .name = "forks", .type = OPT_U64, .offset = FO(forks), .arg = "N",
+	  .def = "200", .min = 1, .max = INT64_MAX,
+	  .help = "forks in all (the fixed work when --duration is 0)" },
+	{ .name = NULL }
 };
 #undef FO
 

@@ -42,15 +42,19 @@ enum { FRAG_OPS, FRAG_ALLOCS, FRAG_FREES, FRAG_ALLOCATED, FRAG_LIVE,
 
 #define FO(f) offsetof(struct frag_settings, f)
 static const struct opt_def frag_options[] = {
-	{ "keep-pct", OPT_LONG, FO(keep_pct), "PCT", "20", 0, 90, NULL,
-	  "percent of each thread's share kept in long-lived blocks" },
-	{ "min-block", OPT_SIZE, FO(min_block), "SIZE", "4K", 4096, 1LL << 30,
-	  NULL, "smallest block" },
-	{ "max-block", OPT_SIZE, FO(max_block), "SIZE", "2M", 4096, 1LL << 30,
-	  NULL, "largest block" },
-	{ "ops", OPT_U64, FO(ops), "N", "20000", 1, INT64_MAX, NULL,
-	  "allocations and frees in all (the fixed work)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "keep-pct", .type = OPT_LONG, .offset = FO(keep_pct),
+	  .arg = "PCT", .def = "20", .max = 90,
+	  .help = "percent of each thread's share kept in long-lived blocks" },
+	{ .name = "min-block", .type = OPT_SIZE, .offset = FO(min_block),
+	  .arg = "SIZE", .def = "4K", .min = 4096, .max = 1LL << 30,
+	  .help = "smallest block" },
+	{ .name = "max-block", .type = OPT_SIZE, .offset = FO(max_block),
+	  .arg = "SIZE", .def = "2M", .min = 4096, .max = 1LL << 30,
+	  .help = "largest block" },
+	{ .name = "ops", .type = OPT_U64, .offset = FO(ops), .arg = "N",
+	  .def = "20000", .min = 1, .max = INT64_MAX,
+	  .help = "allocations and frees in all (the fixed work)" },
+	{ .name = NULL }
 };
 #undef FO
 

@@ -57,15 +57,18 @@ enum { PCC_T_WRITE, PCC_T_READ, PCC_T_REREAD, PCC_T_EVICT, PCC_T_CHURN };
 
 #define CO(f) offsetof(struct pcc_settings, f)
 static const struct opt_def pcc_options[] = {
-	{ "dir", OPT_STRING, CO(dir), "DIR", NULL, 0, 0, NULL,
-	  "where the scratch directory goes [default: $TMPDIR or /var/tmp]" },
-	{ "chunk", OPT_SIZE, CO(chunk), "SIZE", "4M", 4096, 1LL << 30, NULL,
-	  "size of each read and write" },
-	{ "passes", OPT_LONG, CO(passes), "N", "2", 1, 1000000, NULL,
-	  "read/re-read/evict passes over each file (fixed work)" },
-	{ "sparse", OPT_FLAG, CO(sparse), NULL, NULL, 0, 0, NULL,
-	  "sparse files: fill the cache without device I/O" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "dir", .type = OPT_STRING, .offset = CO(dir), .arg = "DIR",
+	  .help = "where the scratch directory goes [default: $TMPDIR or "
+	  "/var/tmp]" },
+	{ .name = "chunk", .type = OPT_SIZE, .offset = CO(chunk), .arg = "SIZE",
+	  .def = "4M", .min = 4096, .max = 1LL << 30,
+	  .help = "size of each read and write" },
+	{ .name = "passes", .type = OPT_LONG, .offset = CO(passes), .arg = "N",
+	  .def = "2", .min = 1, .max = 1000000,
+	  .help = "read/re-read/evict passes over each file (fixed work)" },
+	{ .name = "sparse", .type = OPT_FLAG, .offset = CO(sparse),
+	  .help = "sparse files: fill the cache without device I/O" },
+	{ .name = NULL }
 };
 #undef CO
 

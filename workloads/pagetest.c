@@ -48,20 +48,25 @@ static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
 
 #define PO(f) offsetof(struct pagetest_settings, f)
 static const struct opt_def pagetest_options[] = {
-	{ "touch", OPT_ENUM, PO(touch), "ORDER", "seq", 0, 0,
-	  pagetest_touch_choices, "order in which pages are touched" },
-	{ "chunk", OPT_SIZE, PO(chunk), "SIZE", "0", 0, 0, NULL,
-	  "size of each mapping (0: one mapping per thread)" },
-	{ "hold", OPT_DURATION, PO(hold_ns), "D", "0", 0, 0, NULL,
-	  "keep the memory this long after the last touch" },
-	{ "cycles", OPT_LONG, PO(cycles), "N", "1", 1, 1000000, NULL,
-	  "allocate, touch and free this many times" },
-	{ "mlock", OPT_FLAG, PO(mlock), NULL, NULL, 0, 0, NULL,
-	  "lock the pages as they are faulted in (mlock2 MLOCK_ONFAULT)" },
-	{ "populate", OPT_FLAG, PO(populate), NULL, NULL, 0, 0, NULL,
-	  "fault pages in with madvise(MADV_POPULATE_WRITE), in order, "
-	  "instead of touching them" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "touch", .type = OPT_ENUM, .offset = PO(touch),
+	  .arg = "ORDER", .def = "seq", .choices = pagetest_touch_choices,
+	  .help = "order in which pages are touched" },
+	{ .name = "chunk", .type = OPT_SIZE, .offset = PO(chunk), .arg = "SIZE",
+	  .def = "0",
+	  .help = "size of each mapping (0: one mapping per thread)" },
+	{ .name = "hold", .type = OPT_DURATION, .offset = PO(hold_ns),
+	  .arg = "D", .def = "0",
+	  .help = "keep the memory this long after the last touch" },
+	{ .name = "cycles", .type = OPT_LONG, .offset = PO(cycles), .arg = "N",
+	  .def = "1", .min = 1, .max = 1000000,
+	  .help = "allocate, touch and free this many times" },
+	{ .name = "mlock", .type = OPT_FLAG, .offset = PO(mlock),
+	  .help = "lock the pages as they are faulted in (mlock2 "
+	  "MLOCK_ONFAULT)" },
+	{ .name = "populate", .type = OPT_FLAG, .offset = PO(populate),
+	  .help = "fault pages in with madvise(MADV_POPULATE_WRITE), in "
+	  "order, instead of touching them" },
+	{ .name = NULL }
 };
 #undef PO
 

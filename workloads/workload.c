@@ -113,25 +113,34 @@ static const char *const workload_thp_choices[] = {
 
 #define CO(f) offsetof(struct workload_common, f)
 const struct opt_def workload_common_options[] = {
-	{ "threads", OPT_LONG, CO(threads), "N", "0", 0, WORKLOAD_MAX_THREADS,
-	  NULL, "worker threads (0: one per core hwloc finds)" },
-	{ "size", OPT_SIZE_PCT, CO(size), "SIZE", "10%", 0, INT64_MAX, NULL,
-	  "memory to use, all threads together (bytes or N% of MemAvailable)" },
-	{ "duration", OPT_DURATION, CO(duration_ns), "D", "0", 0, 0, NULL,
-	  "run for this long (0: do a fixed amount of work)" },
-	{ "cpu-bind", OPT_ENUM, CO(cpu_bind), "MODE", "none", 0, 0,
-	  workload_bind_choices, "bind each thread to a core (hwloc)" },
-	{ "node", OPT_LONG, CO(node), "N", "-1", -1, 4095, NULL,
-	  "bind memory to this NUMA node (-1: no binding)" },
-	{ "thp", OPT_ENUM, CO(thp), "MODE", "default", 0, 0,
-	  workload_thp_choices, "transparent huge pages, by madvise" },
-	{ "warmup", OPT_DURATION, CO(warmup_ns), "D", "0", 0, 0, NULL,
-	  "run unmeasured for this long first" },
-	{ "force", OPT_FLAG, CO(force), NULL, NULL, 0, 0, NULL,
-	  "run even when the size exceeds what the machine can spare" },
-	{ "user", OPT_STRING, CO(user), "NAME", NULL, 0, 0, NULL,
-	  "run the workload as this user (as root; the sampler keeps root)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "threads", .type = OPT_LONG, .offset = CO(threads),
+	  .arg = "N", .def = "0", .max = WORKLOAD_MAX_THREADS,
+	  .help = "worker threads (0: one per core hwloc finds)" },
+	{ .name = "size", .type = OPT_SIZE_PCT, .offset = CO(size),
+	  .arg = "SIZE", .def = "10%", .max = INT64_MAX,
+	  .help = "memory to use, all threads together (bytes or N% of "
+	  "MemAvailable)" },
+	{ .name = "duration", .type = OPT_DURATION, .offset = CO(duration_ns),
+	  .arg = "D", .def = "0",
+	  .help = "run for this long (0: do a fixed amount of work)" },
+	{ .name = "cpu-bind", .type = OPT_ENUM, .offset = CO(cpu_bind),
+	  .arg = "MODE", .def = "none", .choices = workload_bind_choices,
+	  .help = "bind each thread to a core (hwloc)" },
+	{ .name = "node", .type = OPT_LONG, .offset = CO(node), .arg = "N",
+	  .def = "-1", .min = -1, .max = 4095,
+	  .help = "bind memory to this NUMA node (-1: no binding)" },
+	{ .name = "thp", .type = OPT_ENUM, .offset = CO(thp), .arg = "MODE",
+	  .def = "default", .choices = workload_thp_choices,
+	  .help = "transparent huge pages, by madvise" },
+	{ .name = "warmup", .type = OPT_DURATION, .offset = CO(warmup_ns),
+	  .arg = "D", .def = "0",
+	  .help = "run unmeasured for this long first" },
+	{ .name = "force", .type = OPT_FLAG, .offset = CO(force),
+	  .help = "run even when the size exceeds what the machine can spare" },
+	{ .name = "user", .type = OPT_STRING, .offset = CO(user), .arg = "NAME",
+	  .help = "run the workload as this user (as root; the sampler "
+	  "keeps root)" },
+	{ .name = NULL }
 };
 #undef CO
 
@@ -302,8 +311,7 @@ int
 workload_parse_args(struct workload_run *run, int argc, char **argv,
     const struct opt_set *extra, int *first_arg, char **cause)
 {
-	static const struct opt_def none[] = { { NULL, 0, 0, NULL, NULL, 0,
-	    0, NULL, NULL } };
+	static const struct opt_def none[] = { { .name = NULL } };
 	struct opt_set sets[3];
 	int n = 0;
 
