@@ -36,23 +36,28 @@ static const char *const format_choices[] = {
 static const char *const table_choices[] = { "summary", "seed", NULL };
 
 static const struct opt_def analyze_options[] = {
-	{ "format", OPT_ENUM, offsetof(struct analyze_settings, format),
-	    "FORMAT", "text", 0, 0, format_choices,
-	    "output format" },
-	{ "table", OPT_ENUM, offsetof(struct analyze_settings, table),
-	    "TABLE", "summary", 0, 0, table_choices,
-	    "metrics per phase, or free pages per region at each checkpoint" },
-	{ "empty-tolerance", OPT_U64,
-	    offsetof(struct analyze_settings, empty_tolerance), "PAGES", "0",
-	    0, 0, NULL, "a region with at most PAGES used pages is empty" },
-	{ "power-model", OPT_STRING,
-	    offsetof(struct analyze_settings, power_model), "FILE", NULL, 0,
-	    0, NULL, "INI file with DRAM refresh power per GiB: estimate what "
-	    "empty regions could save (a model, not a measurement)" },
-	{ "brief", OPT_FLAG, offsetof(struct analyze_settings, brief), NULL,
-	    NULL, 0, 0, NULL, "text: only the headline metrics and each "
-	    "workload's rates (what run prints)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct analyze_settings, format), .arg = "FORMAT",
+	  .def = "text", .choices = format_choices, .help = "output format" },
+	{ .name = "table", .type = OPT_ENUM,
+	  .offset = offsetof(struct analyze_settings, table), .arg = "TABLE",
+	  .def = "summary", .choices = table_choices,
+	  .help = "metrics per phase, or free pages per region at each "
+	  "checkpoint" },
+	{ .name = "empty-tolerance", .type = OPT_U64,
+	  .offset = offsetof(struct analyze_settings, empty_tolerance),
+	  .arg = "PAGES", .def = "0",
+	  .help = "a region with at most PAGES used pages is empty" },
+	{ .name = "power-model", .type = OPT_STRING,
+	  .offset = offsetof(struct analyze_settings, power_model),
+	  .arg = "FILE",
+	  .help = "INI file with DRAM refresh power per GiB: estimate what "
+	  "empty regions could save (a model, not a measurement)" },
+	{ .name = "brief", .type = OPT_FLAG,
+	  .offset = offsetof(struct analyze_settings, brief),
+	  .help = "text: only the headline metrics and each workload's "
+	  "rates (what run prints)" },
+	{ .name = NULL }
 };
 
 /* The power model of --power-model. */

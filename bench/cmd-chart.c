@@ -23,18 +23,19 @@ struct chart_settings {
 };
 
 static const struct opt_def chart_options[] = {
-	{ "out", OPT_STRING, offsetof(struct chart_settings, out), "DIR",
-	    NULL, 0, 0, NULL,
-	    "write the charts into DIR (default: DIR/charts of the results "
-	    "directory)" },
-	{ "format", OPT_STRING, offsetof(struct chart_settings, format),
-	    "LIST", "png,svg", 0, 0, NULL, "png, svg or png,svg" },
-	{ "compare", OPT_LIST, offsetof(struct chart_settings, compare),
-	    "DIR", NULL, 0, 0, NULL,
-	    "also draw compare.png: the spread of DIR's run against this "
-	    "one (a directory of runs is a group with confidence bands); "
-	    "repeatable" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "out", .type = OPT_STRING,
+	  .offset = offsetof(struct chart_settings, out), .arg = "DIR",
+	  .help = "write the charts into DIR (default: DIR/charts of the "
+	  "results directory)" },
+	{ .name = "format", .type = OPT_STRING,
+	  .offset = offsetof(struct chart_settings, format), .arg = "LIST",
+	  .def = "png,svg", .help = "png, svg or png,svg" },
+	{ .name = "compare", .type = OPT_LIST,
+	  .offset = offsetof(struct chart_settings, compare), .arg = "DIR",
+	  .help = "also draw compare.png: the spread of DIR's run against "
+	  "this one (a directory of runs is a group with confidence bands); "
+	  "repeatable" },
+	{ .name = NULL }
 };
 
 static int

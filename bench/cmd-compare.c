@@ -36,31 +36,37 @@ static const char *const format_choices[] = {
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
 
 static const struct opt_def compare_options[] = {
-	{ "group-by", OPT_ENUM, offsetof(struct compare_settings, group_by),
-	    "KEY", "dir", 0, 0, group_choices,
-	    "group runs by argument directory, meta.json label or kernel "
-	    "release" },
-	{ "baseline", OPT_STRING, offsetof(struct compare_settings, baseline),
-	    "GROUP", NULL, 0, 0, NULL,
-	    "group the others are compared against (default: the first)" },
-	{ "format", OPT_ENUM, offsetof(struct compare_settings, format),
-	    "FORMAT", "text", 0, 0, format_choices,
-	    "output format" },
-	{ "test", OPT_ENUM, offsetof(struct compare_settings, test), "TEST",
-	    "welch", 0, 0, test_choices,
-	    "significance test: Welch's t-test or Mann-Whitney U" },
-	{ "alpha", OPT_STRING, offsetof(struct compare_settings, alpha), "P",
-	    "0.05", 0, 0, NULL, "significance level" },
-	{ "force", OPT_FLAG, offsetof(struct compare_settings, force), NULL,
-	    NULL, 0, 0, NULL,
-	    "compare runs from different hosts, region or page sizes" },
-	{ "all", OPT_FLAG, offsetof(struct compare_settings, all), NULL,
-	    NULL, 0, 0, NULL,
-	    "text and markdown: every metric, not only the headline ones" },
-	{ "empty-tolerance", OPT_U64,
-	    offsetof(struct compare_settings, empty_tolerance), "PAGES", "0",
-	    0, 0, NULL, "a region with at most PAGES used pages is empty" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "group-by", .type = OPT_ENUM,
+	  .offset = offsetof(struct compare_settings, group_by), .arg = "KEY",
+	  .def = "dir", .choices = group_choices,
+	  .help = "group runs by argument directory, meta.json label or "
+	  "kernel release" },
+	{ .name = "baseline", .type = OPT_STRING,
+	  .offset = offsetof(struct compare_settings, baseline), .arg = "GROUP",
+	  .help = "group the others are compared against (default: the "
+	  "first)" },
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct compare_settings, format), .arg = "FORMAT",
+	  .def = "text", .choices = format_choices, .help = "output format" },
+	{ .name = "test", .type = OPT_ENUM,
+	  .offset = offsetof(struct compare_settings, test), .arg = "TEST",
+	  .def = "welch", .choices = test_choices,
+	  .help = "significance test: Welch's t-test or Mann-Whitney U" },
+	{ .name = "alpha", .type = OPT_STRING,
+	  .offset = offsetof(struct compare_settings, alpha), .arg = "P",
+	  .def = "0.05", .help = "significance level" },
+	{ .name = "force", .type = OPT_FLAG,
+	  .offset = offsetof(struct compare_settings, force),
+	  .help = "compare runs from different hosts, region or page sizes" },
+	{ .name = "all", .type = OPT_FLAG,
+	  .offset = offsetof(struct compare_settings, all),
+	  .help = "text and markdown: every metric, not only the headline "
+	  "ones" },
+	{ .name = "empty-tolerance", .type = OPT_U64,
+	  .offset = offsetof(struct compare_settings, empty_tolerance),
+	  .arg = "PAGES", .def = "0",
+	  .help = "a region with at most PAGES used pages is empty" },
+	{ .name = NULL }
 };
 
 /* The test and level chosen on the command line, for every cell. */

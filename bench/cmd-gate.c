@@ -30,31 +30,34 @@ struct gate_settings {
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
 
 static const struct opt_def gate_options[] = {
-	{ "baseline", OPT_LIST, offsetof(struct gate_settings, baseline),
-	    "DIR", NULL, 0, 0, NULL,
-	    "baseline run or directory of runs (repeatable)" },
-	{ "candidate", OPT_LIST, offsetof(struct gate_settings, candidate),
-	    "DIR", NULL, 0, 0, NULL,
-	    "candidate run or directory of runs (repeatable)" },
-	{ "rules", OPT_STRING, offsetof(struct gate_settings, rules), "FILE",
-	    NULL, 0, 0, NULL,
-	    "INI rules (default: gate-rules.ini in $REGIONBENCH_DATADIR or "
-	    PKGDATADIR ")" },
-	{ "junit", OPT_STRING, offsetof(struct gate_settings, junit), "FILE",
-	    NULL, 0, 0, NULL, "write JUnit XML, one testcase per rule check" },
-	{ "markdown", OPT_STRING, offsetof(struct gate_settings, markdown),
-	    "FILE", NULL, 0, 0, NULL, "write a markdown summary (- for "
-	    "stdout)" },
-	{ "test", OPT_ENUM, offsetof(struct gate_settings, test), "TEST",
-	    "welch", 0, 0, test_choices,
-	    "significance test: Welch's t-test or Mann-Whitney U" },
-	{ "force", OPT_FLAG, offsetof(struct gate_settings, force), NULL,
-	    NULL, 0, 0, NULL,
-	    "judge runs from different hosts, region or page sizes" },
-	{ "empty-tolerance", OPT_U64,
-	    offsetof(struct gate_settings, empty_tolerance), "PAGES", "0", 0,
-	    0, NULL, "a region with at most PAGES used pages is empty" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "baseline", .type = OPT_LIST,
+	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR",
+	  .help = "baseline run or directory of runs (repeatable)" },
+	{ .name = "candidate", .type = OPT_LIST,
+	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR",
+	  .help = "candidate run or directory of runs (repeatable)" },
+	{ .name = "rules", .type = OPT_STRING,
+	  .offset = offsetof(struct gate_settings, rules), .arg = "FILE",
+	  .help = "INI rules (default: gate-rules.ini in $REGIONBENCH_DATADIR "
+	  "or " PKGDATADIR ")" },
+	{ .name = "junit", .type = OPT_STRING,
+	  .offset = offsetof(struct gate_settings, junit), .arg = "FILE",
+	  .help = "write JUnit XML, one testcase per rule check" },
+	{ .name = "markdown", .type = OPT_STRING,
+	  .offset = offsetof(struct gate_settings, markdown), .arg = "FILE",
+	  .help = "write a markdown summary (- for stdout)" },
+	{ .name = "test", .type = OPT_ENUM,
+	  .offset = offsetof(struct gate_settings, test), .arg = "TEST",
+	  .def = "welch", .choices = test_choices,
+	  .help = "significance test: Welch's t-test or Mann-Whitney U" },
+	{ .name = "force", .type = OPT_FLAG,
+	  .offset = offsetof(struct gate_settings, force),
+	  .help = "judge runs from different hosts, region or page sizes" },
+	{ .name = "empty-tolerance", .type = OPT_U64,
+	  .offset = offsetof(struct gate_settings, empty_tolerance),
+	  .arg = "PAGES", .def = "0",
+	  .help = "a region with at most PAGES used pages is empty" },
+	{ .name = NULL }
 };
 
 /* The rules file to use when --rules is not given. */

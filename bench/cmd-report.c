@@ -19,11 +19,11 @@ struct report_settings {
 };
 
 static const struct opt_def report_options[] = {
-	{ "out", OPT_STRING, offsetof(struct report_settings, out), "FILE",
-	    NULL, 0, 0, NULL,
-	    "write the report to FILE (default: DIR/report.html for one run, "
-	    "else report.html here)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "out", .type = OPT_STRING,
+	  .offset = offsetof(struct report_settings, out), .arg = "FILE",
+	  .help = "write the report to FILE (default: DIR/report.html for "
+	  "one run, else report.html here)" },
+	{ .name = NULL }
 };
 
 static int

@@ -19,36 +19,45 @@
 #include "workload.h"
 
 static const struct opt_def run_options[] = {
-	{ "out", OPT_STRING, offsetof(struct runner_settings, out), "DIR",
-	  NULL, 0, 0, NULL,
-	  "results directory (default results/<suite>-<time>-<host>)" },
-	{ "label", OPT_STRING, offsetof(struct runner_settings, label), "L",
-	  "", 0, 0, NULL, "label stored in meta.json (e.g. vanilla, patched)" },
-	{ "replay", OPT_STRING, offsetof(struct runner_settings, replay),
-	  "DIR", NULL, 0, 0, NULL,
-	  "take region figures from a sample --record directory (the "
-	  "workloads still run here)" },
-	{ "repeat", OPT_LONG, offsetof(struct runner_settings, repeat), "N",
-	  "0", 0, 1000, NULL,
-	  "repetitions, each its own directory under --out (default: the "
-	  "suite's)" },
-	{ "interval", OPT_DURATION, offsetof(struct runner_settings, interval),
-	  "D", "0", 0, 86400000000000LL, NULL,
-	  "time between samples (default: the suite's)" },
-	{ "placement-every", OPT_LONG, offsetof(struct runner_settings,
-	  placement_every), "N", "10", 0, 1000000, NULL,
-	  "scan the workload's pages every N samples (0: only at checkpoints)" },
-	{ "no-charts", OPT_FLAG, offsetof(struct runner_settings, no_charts),
-	  NULL, NULL, 0, 0, NULL, "do not draw charts or the report at the end" },
-	{ "force", OPT_FLAG, offsetof(struct runner_settings, force), NULL,
-	  NULL, 0, 0, NULL, "let workloads use more memory than is available" },
-	{ "quiet", OPT_FLAG, offsetof(struct runner_settings, quiet), NULL,
-	  NULL, 0, 0, NULL, "print only the results path and errors" },
-	{ "user", OPT_STRING, offsetof(struct runner_settings, user), "NAME",
-	  NULL, 0, 0, NULL,
-	  "run the workloads as this user (as root; the sampler keeps root "
-	  "for /proc/kpageflags)" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "out", .type = OPT_STRING,
+	  .offset = offsetof(struct runner_settings, out), .arg = "DIR",
+	  .help = "results directory (default results/<suite>-<time>-<host>)" },
+	{ .name = "label", .type = OPT_STRING,
+	  .offset = offsetof(struct runner_settings, label), .arg = "L",
+	  .def = "",
+	  .help = "label stored in meta.json (e.g. vanilla, patched)" },
+	{ .name = "replay", .type = OPT_STRING,
+	  .offset = offsetof(struct runner_settings, replay), .arg = "DIR",
+	  .help = "take region figures from a sample --record directory "
+	  "(the workloads still run here)" },
+	{ .name = "repeat", .type = OPT_LONG,
+	  .offset = offsetof(struct runner_settings, repeat), .arg = "N",
+	  .def = "0", .max = 1000,
+	  .help = "repetitions, each its own directory under --out "
+	  "(default: the suite's)" },
+	{ .name = "interval", .type = OPT_DURATION,
+	  .offset = offsetof(struct runner_settings, interval), .arg = "D",
+	  .def = "0", .max = 86400000000000LL,
+	  .help = "time between samples (default: the suite's)" },
+	{ .name = "placement-every", .type = OPT_LONG,
+	  .offset = offsetof(struct runner_settings, placement_every),
+	  .arg = "N", .def = "10", .max = 1000000,
+	  .help = "scan the workload's pages every N samples (0: only at "
+	  "checkpoints)" },
+	{ .name = "no-charts", .type = OPT_FLAG,
+	  .offset = offsetof(struct runner_settings, no_charts),
+	  .help = "do not draw charts or the report at the end" },
+	{ .name = "force", .type = OPT_FLAG,
+	  .offset = offsetof(struct runner_settings, force),
+	  .help = "let workloads use more memory than is available" },
+	{ .name = "quiet", .type = OPT_FLAG,
+	  .offset = offsetof(struct runner_settings, quiet),
+	  .help = "print only the results path and errors" },
+	{ .name = "user", .type = OPT_STRING,
+	  .offset = offsetof(struct runner_settings, user), .arg = "NAME",
+	  .help = "run the workloads as this user (as root; the sampler "
+	  "keeps root for /proc/kpageflags)" },
+	{ .name = NULL }
 };
 
 /* Suite check: the workload exists. */

@@ -28,10 +28,11 @@ struct cmd_workload_settings {
 static const char *const cmd_workload_formats[] = { "table", "csv", NULL };
 
 static const struct opt_def cmd_workload_options[] = {
-	{ "format", OPT_ENUM, offsetof(struct cmd_workload_settings, format),
-	  "FORMAT", "table", 0, 0, cmd_workload_formats,
-	  "how to print the metrics" },
-	{ NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL }
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct cmd_workload_settings, format),
+	  .arg = "FORMAT", .def = "table", .choices = cmd_workload_formats,
+	  .help = "how to print the metrics" },
+	{ .name = NULL }
 };
 
 static volatile sig_atomic_t cmd_workload_signal;
