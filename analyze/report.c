@@ -24,6 +24,7 @@
 #include "chart-draw.h"
 #include "compare.h"
 #include "log.h"
+#include "meta.h"
 #include "output.h"
 #include "report.h"
 #include "results.h"
@@ -207,13 +208,11 @@ html_meta(FILE *f, const char *dir)
 		{ "page_size", "page size (bytes)" },
 		{ "region_size_bytes", "emulated region size (bytes)" },
 	};
-	char *path = xasprintf("%s/meta.json", dir), *text, *joined;
+	char *path, *text, *joined;
 	json_t *root, *v, *k;
 	size_t i;
 
-	root = json_load_file(path, 0, NULL);
-	free(path);
-	if (root == NULL)
+	if ((root = meta_read(dir, NULL)) == NULL)
 		return;
 	fputs("<table>\n", f);
 	v = json_object_get(json_object_get(root, "suite"), "name");
