@@ -298,21 +298,6 @@ html_number(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-/* Is a summary metric one people read first? */
-static int
-metric_shown(const char *metric, int headline)
-{
-	size_t len = strlen(metric);
-
-	if (!headline)
-		return (0);
-	if (strncmp(metric, "workload.", 9) == 0 ||
-	    strcmp(metric, "duration_s") == 0)
-		return (1);
-	return ((len > 7 && strcmp(metric + len - 7, ".twmean") == 0) ||
-	    (len > 6 && strcmp(metric + len - 6, ".final") == 0));
-}
-
 /* The headline summary of one run, per phase. */
 static void
 html_summary(FILE *f, const struct compare_run *run)
@@ -324,7 +309,8 @@ html_summary(FILE *f, const struct compare_run *run)
 	    "<th>unit</th></tr>\n", f);
 	for (i = 0; i < run->sum.n; i++) {
 		row = &run->sum.rows[i];
-		if (!metric_shown(row->metric, row->headline))
+		if (!metrics_shown(row->metric, row->headline,
+		    METRICS_HEADLINE))
 			continue;
 		fputs("<tr><td>", f);
 		if (row->phase >= 0 && row->phase < run->nphases)
@@ -358,7 +344,7 @@ html_compare_table(FILE *f, const struct compare_set *set)
 	fputs("</tr>\n", f);
 	for (i = 0; i < set->nkeys; i++) {
 		k = &set->keys[i];
-		if (!metric_shown(k->metric, k->headline))
+		if (!metrics_shown(k->metric, k->headline, METRICS_HEADLINE))
 			continue;
 		fputs("<tr><td>", f);
 		html_text(f, k->phase);
