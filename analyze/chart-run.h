@@ -59,7 +59,6 @@ extern const struct chart_def chart_compare_def;
 
 int	 chart_run_load(const char *dir, struct chart_run *run, char **cause);
 void	 chart_run_free(struct chart_run *run);
-char	*chart_meta_suite(const char *dir);
 
 int	 chart_spans(const struct results *res, struct chart_span **out);
 int	 chart_checkpoints(const struct results *res,

@@ -16,8 +16,8 @@
 
 #include <cairo-svg.h>
 #include <fontconfig/fontconfig.h>
-#include <jansson.h>
 
+#include "atomic-file.h"
 #include "chart.h"
 #include "chart-run.h"
 #include "log.h"
@@ -32,31 +32,11 @@ static const struct chart_def *const run_charts[] = {
 };
 #define NRUN_CHARTS ((int)(sizeof run_charts / sizeof run_charts[0]))
 
-/*
- * The suite name from meta.json, or NULL.  results.h does not keep it;
- * this belongs there (one small read of a file results_load already read).
- */
-char *
-chart_meta_suite(const char *dir)
-{
-	char *path = xasprintf("%s/meta.json", dir), *name = NULL;
-	json_t *root, *v;
-
-	if ((root = json_load_file(path, 0, NULL)) != NULL) {
-		v = json_object_get(json_object_get(root, "suite"), "name");
-		if (json_is_string(v))
-			name = xstrdup(json_string_value(v));
-		json_decref(root);
-	}
-	free(path);
-	return (name);
-}
-
 /* Load DIR and compute its metrics. */
 int
 chart_run_load(const char *dir, struct chart_run *run, char **cause)
 {
-	char *suite, *what;
+	char *what;
 	int rc;
 
 	memset(run, 0, sizeof *run);
@@ -67,8 +47,8 @@ chart_run_load(const char *dir, struct chart_run *run, char **cause)
 		run->res = NULL;
 		return (rc);
 	}
-	if ((suite = chart_meta_suite(dir)) != NULL)
-		what = xasprintf("suite %s", suite);
+	if (run->res->suite != NULL)
+		what = xasprintf("suite %s", run->res->suite);
 	else
 		what = xstrdup(run->res->command != NULL ?
 		    run->res->command : "run");
@@ -78,7 +58,6 @@ chart_run_load(const char *dir, struct chart_run *run, char **cause)
 	    run->res->host, run->res->source != NULL ? " | source " : "",
 	    run->res->source != NULL ? run->res->source : "");
 	free(what);
-	free(suite);
 	return (0);
 }
 
@@ -452,22 +431,34 @@ cairo_fail(cairo_status_t st, const char *what, char **cause)
 	    cairo_status_to_string(st)));
 }
 
-/* Render def into a PNG or SVG file at path, via a temporary name. */
+/* cairo write callback appending to a file being replaced. */
+static cairo_status_t
+file_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	return (fwrite(data, 1, len, closure) == len ?
+	    CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR);
+}
+
+/* Render def into a PNG or SVG file at path, replaced atomically. */
 int
 chart_render_file(const struct chart_def *def, const void *data,
     unsigned format, const char *path, char **cause)
 {
+	struct atomic_file af;
 	cairo_surface_t *surface;
 	cairo_status_t st;
 	cairo_t *cr;
-	char *tmp;
+	FILE *f;
 	double w, h;
-	int rc = 0;
+	int rc;
 
 	def->size(data, &w, &h);
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	if ((rc = atomic_file_open(&af, path, cause)) != 0)
+		return (rc);
+	f = atomic_file_stdio(&af);
 	if (format == CHART_SVG) {
-		surface = cairo_svg_surface_create(tmp, w, h);
+		surface = cairo_svg_surface_create_for_stream(file_write, f,
+		    w, h);
 #if CAIRO_VERSION >= CAIRO_VERSION_ENCODE(1, 16, 0)
 		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 #endif
@@ -479,20 +470,16 @@ chart_render_file(const struct chart_def *def, const void *data,
 	st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && format == CHART_PNG)
-		st = cairo_surface_write_to_png(surface, tmp);
+		st = cairo_surface_write_to_png_stream(surface, file_write, f);
 	cairo_surface_finish(surface);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
-	if (st != CAIRO_STATUS_SUCCESS)
-		rc = cairo_fail(st, path, cause);
-	else if (rename(tmp, path) != 0)
-		rc = fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
-		    strerror(errno));
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	return (rc);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		atomic_file_abort(&af);
+		return (cairo_fail(st, path, cause));
+	}
+	return (atomic_file_commit(&af, cause));
 }
 
 /* A growing buffer cairo writes an SVG stream into. */

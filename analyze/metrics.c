@@ -58,129 +58,242 @@ u64_desc(const void *a, const void *b)
 }
 
 /*
- * The fewest regions whose present pages, largest first, hold used_total
- * pages.  scratch holds n values.  0 when nothing is used; all n when even
- * every region together is too small (free > present rounding).
+ * The fewest regions whose present pages, already sorted largest first,
+ * hold used_total pages: 0 when nothing is used, all n when even every
+ * region together is too small (free > present rounding).
  */
-int
-metrics_ideal_regions(const uint64_t *present, int n, uint64_t used_total,
-    uint64_t *scratch)
+static int
+metrics_ideal_sorted(const uint64_t *sorted, int n, uint64_t used_total)
 {
 	uint64_t held = 0;
 	int i;
 
 	if (used_total == 0)
 		return (0);
-	memcpy(scratch, present, n * sizeof *scratch);
-	qsort(scratch, n, sizeof *scratch, u64_desc);
 	for (i = 0; i < n; i++) {
-		held += scratch[i];
+		held += sorted[i];
 		if (held >= used_total)
 			return (i + 1);
 	}
 	return (n);
 }
 
-/* Per-sample series from samples.csv. */
+/* Copy n present page counts into sorted, largest first. */
 static void
-metrics_samples(struct metrics *m)
+metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
+{
+	memcpy(sorted, present, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, u64_desc);
+}
+
+/*
+ * The fewest regions whose present pages, largest first, hold used_total
+ * pages.  scratch holds n values.
+ */
+int
+metrics_ideal_regions(const uint64_t *present, int n, uint64_t used_total,
+    uint64_t *scratch)
+{
+	if (used_total == 0)
+		return (0);
+	metrics_sort_present(present, n, scratch);
+	return (metrics_ideal_sorted(scratch, n, used_total));
+}
+
+/* What a region is at one sample. */
+enum region_state {
+	REGION_HOLE,		/* no memory there: neither empty nor active */
+	REGION_EMPTY,		/* used <= tolerance */
+	REGION_ACTIVE,
+};
+
+/* The state of region value at (sample * nregions + region). */
+static enum region_state
+metrics_state(const struct metrics *m, size_t at)
+{
+	const struct results *res = m->res;
+
+	if (res->present[at] == 0 && res->used[at] == 0)
+		return (REGION_HOLE);
+	if (res->used[at] <= m->opt.empty_tolerance)
+		return (REGION_EMPTY);
+	return (REGION_ACTIVE);
+}
+
+/* used_pages: used pages of every region together. */
+static void
+metrics_used_pages(struct metrics *m)
+{
+	const struct results *res = m->res;
+	double *v = series_add(m, &res->samples, "pages", 1, "used_pages");
+	uint64_t used;
+	size_t at;
+	int s, r;
+
+	for (s = 0; s < res->samples.n; s++) {
+		used = 0;
+		at = (size_t)s * res->nregions;
+		for (r = 0; r < res->nregions; r++)
+			used += res->used[at + r];
+		v[s] = (double)used;
+	}
+}
+
+/*
+ * active_regions, empty_regions and empty_bytes (present bytes of empty
+ * regions: what could be powered down), one pass for the three counts.
+ */
+static void
+metrics_active_empty(struct metrics *m)
 {
 	const struct results *res = m->res;
 	const struct results_times *tm = &res->samples;
-	double *used_v, *active_v, *empty_v, *bytes_v, *ideal_v, *spread_v;
-	double *unmov_v = NULL, **occ_v;
-	uint64_t *sorted, *last_present, used_total, used_active, held, tol;
-	uint64_t unmov;
+	double *active_v, *empty_v, *bytes_v;
+	uint64_t held;
 	size_t at;
-	int s, r, i, ideal = 0, active, nempty, same;
+	int s, r, active, nempty;
 
-	tol = m->opt.empty_tolerance;
-	used_v = series_add(m, tm, "pages", 1, "used_pages");
 	active_v = series_add(m, tm, "regions", 1, "active_regions");
 	empty_v = series_add(m, tm, "regions", 1, "empty_regions");
 	bytes_v = series_add(m, tm, "bytes", 1, "empty_bytes");
+	for (s = 0; s < tm->n; s++) {
+		active = nempty = 0;
+		held = 0;
+		for (r = 0; r < res->nregions; r++) {
+			at = (size_t)s * res->nregions + r;
+			switch (metrics_state(m, at)) {
+			case REGION_EMPTY:
+				nempty++;
+				held += res->present[at];
+				break;
+			case REGION_ACTIVE:
+				active++;
+				break;
+			case REGION_HOLE:
+				break;
+			}
+		}
+		active_v[s] = active;
+		empty_v[s] = nempty;
+		bytes_v[s] = (double)held * res->page_size;
+	}
+}
+
+/*
+ * ideal_regions and spread_index = active / ideal (1.0 when nothing is
+ * used).  Pages the tolerance lets an empty region keep are left out of
+ * the used total, so that ideal <= active and spread >= 1.
+ */
+static void
+metrics_ideal_spread(struct metrics *m)
+{
+	const struct results *res = m->res;
+	const struct results_times *tm = &res->samples;
+	const uint64_t *present, *last_present = NULL;
+	double *ideal_v, *spread_v;
+	uint64_t *sorted, used_active;
+	int s, r, ideal, active;
+
 	ideal_v = series_add(m, tm, "regions", 1, "ideal_regions");
 	spread_v = series_add(m, tm, "ratio", 1, "spread_index");
-	if (res->cls[RESULTS_SLAB] != NULL)
-		unmov_v = series_add(m, tm, "regions", 1,
-		    "unmovable_used_regions");
-	occ_v = xcalloc(res->nregions, sizeof *occ_v);
-	for (r = 0; r < res->nregions; r++)
-		occ_v[r] = series_add(m, tm, "ratio", 0, "occupancy.%s",
-		    res->regions[r].name);
+	sorted = xcalloc(res->nregions + 1, sizeof *sorted);
+	for (s = 0; s < tm->n; s++) {
+		present = res->present + (size_t)s * res->nregions;
+		used_active = 0;
+		active = 0;
+		for (r = 0; r < res->nregions; r++) {
+			if (metrics_state(m, (size_t)s * res->nregions + r) ==
+			    REGION_ACTIVE) {
+				active++;
+				used_active += res->used[(size_t)s *
+				    res->nregions + r];
+			}
+		}
+		/* Present pages rarely change: sort them only when they do. */
+		if (last_present == NULL || memcmp(last_present, present,
+		    res->nregions * sizeof *present) != 0) {
+			metrics_sort_present(present, res->nregions, sorted);
+			last_present = present;
+		}
+		ideal = metrics_ideal_sorted(sorted, res->nregions,
+		    used_active);
+		ideal_v[s] = ideal;
+		spread_v[s] = ideal == 0 ? 1.0 : (double)active / ideal;
+	}
+	free(sorted);
+}
+
+/*
+ * unmovable_used_regions: regions holding more unmovable used pages (slab,
+ * page tables, other kernel) than the tolerance; kpageflags runs only.
+ */
+static void
+metrics_unmovable_used(struct metrics *m)
+{
+	const struct results *res = m->res;
+	uint64_t unmov;
+	double *v;
+	size_t at;
+	int s, r;
+
+	if (res->cls[RESULTS_SLAB] == NULL)
+		return;
+	v = series_add(m, &res->samples, "regions", 1,
+	    "unmovable_used_regions");
+	for (s = 0; s < res->samples.n; s++) {
+		unmov = 0;
+		for (r = 0; r < res->nregions; r++) {
+			at = (size_t)s * res->nregions + r;
+			if (res->cls[RESULTS_SLAB][at] +
+			    res->cls[RESULTS_PGTABLE][at] +
+			    res->cls[RESULTS_OTHER][at] > m->opt.empty_tolerance)
+				unmov++;
+		}
+		v[s] = unmov;
+	}
+}
+
+/*
+ * occupancy.<region> (used / present) and the per-sample occupancy and
+ * empty arrays charts read.
+ */
+static void
+metrics_occupancy(struct metrics *m)
+{
+	const struct results *res = m->res;
+	const struct results_times *tm = &res->samples;
+	double **occ_v;
+	size_t at;
+	int s, r;
 
 	m->occupancy = xcalloc((size_t)tm->n * res->nregions + 1,
 	    sizeof *m->occupancy);
 	m->empty = xcalloc((size_t)tm->n * res->nregions + 1, 1);
-	sorted = xcalloc(res->nregions, sizeof *sorted);
-	last_present = NULL;
+	occ_v = xcalloc(res->nregions + 1, sizeof *occ_v);
+	for (r = 0; r < res->nregions; r++)
+		occ_v[r] = series_add(m, tm, "ratio", 0, "occupancy.%s",
+		    res->regions[r].name);
 	for (s = 0; s < tm->n; s++) {
-		const uint64_t *present = res->present +
-		    (size_t)s * res->nregions;
-
-		used_total = used_active = 0;
-		active = nempty = 0;
-		held = 0;
-		unmov = 0;
 		for (r = 0; r < res->nregions; r++) {
 			at = (size_t)s * res->nregions + r;
-			used_total += res->used[at];
-			m->occupancy[at] = present[r] > 0 ?
-			    (double)res->used[at] / present[r] : 0.0;
+			m->occupancy[at] = res->present[at] > 0 ?
+			    (double)res->used[at] / res->present[at] : 0.0;
+			m->empty[at] = metrics_state(m, at) == REGION_EMPTY;
 			occ_v[r][s] = m->occupancy[at];
-			if (present[r] == 0 && res->used[at] == 0) {
-				/* A hole (no memory there): neither. */
-			} else if (res->used[at] <= tol) {
-				m->empty[at] = 1;
-				nempty++;
-				held += present[r];
-			} else {
-				active++;
-				used_active += res->used[at];
-			}
-			if (unmov_v != NULL && res->cls[RESULTS_SLAB][at] +
-			    res->cls[RESULTS_PGTABLE][at] +
-			    res->cls[RESULTS_OTHER][at] > tol)
-				unmov++;
 		}
-		/* Present pages rarely change: sort them only when they do. */
-		same = last_present != NULL && memcmp(last_present, present,
-		    res->nregions * sizeof *present) == 0;
-		if (!same) {
-			memcpy(sorted, present, res->nregions * sizeof *sorted);
-			qsort(sorted, res->nregions, sizeof *sorted,
-			    u64_desc);
-			last_present = (uint64_t *)present;
-		}
-		/*
-		 * Pages the tolerance lets an empty region keep are left out
-		 * here too, so that ideal <= active and spread >= 1.
-		 */
-		if (used_active == 0)
-			ideal = 0;
-		else {
-			uint64_t sum = 0;
-
-			ideal = res->nregions;
-			for (i = 0; i < res->nregions; i++) {
-				sum += sorted[i];
-				if (sum >= used_active) {
-					ideal = i + 1;
-					break;
-				}
-			}
-		}
-		used_v[s] = (double)used_total;
-		active_v[s] = active;
-		empty_v[s] = nempty;
-		bytes_v[s] = (double)held * res->page_size;
-		ideal_v[s] = ideal;
-		spread_v[s] = ideal == 0 ? 1.0 : (double)active / ideal;
-		if (unmov_v != NULL)
-			unmov_v[s] = unmov;
 	}
-	free(sorted);
 	free(occ_v);
+}
+
+/* Per-sample series from samples.csv, headline series first. */
+static void
+metrics_samples(struct metrics *m)
+{
+	metrics_used_pages(m);
+	metrics_active_empty(m);
+	metrics_ideal_spread(m);
+	metrics_unmovable_used(m);
+	metrics_occupancy(m);
 }
 
 /* Usable free share from buddy.csv: free in blocks >= pageblock order. */
@@ -389,6 +502,62 @@ metrics_reduce(const struct metrics *m, const struct metric_series *s,
 	r->final = s->v[last];
 	r->twmean = wtotal > 0 ? wsum / wtotal : r->mean;
 	return (r->n);
+}
+
+/* Does a metric name end with suffix? */
+static int
+metrics_ends_with(const char *metric, const char *suffix)
+{
+	size_t len = strlen(metric), slen = strlen(suffix);
+
+	return (len > slen && strcmp(metric + len - slen, suffix) == 0);
+}
+
+/*
+ * The one rule for which summary metrics the human-readable outputs
+ * (analyze tables, compare tables, the report) show.  Every metric is in
+ * summary.csv and the JSON outputs whatever this says.  Headline figures
+ * are the time-weighted mean and final value of headline series, the
+ * phase duration, workload figures and power-model estimates; brief keeps
+ * only the rates of workload figures.
+ */
+int
+metrics_shown(const char *metric, int headline, enum metrics_detail detail)
+{
+	if (detail == METRICS_ALL)
+		return (1);
+	if (!headline)
+		return (0);
+	if (strncmp(metric, "workload.", 9) == 0)
+		return (detail != METRICS_BRIEF ||
+		    metrics_ends_with(metric, "_per_s"));
+	if (strncmp(metric, "power_model.", 12) == 0 ||
+	    strcmp(metric, "duration_s") == 0)
+		return (1);
+	return (metrics_ends_with(metric, ".twmean") ||
+	    metrics_ends_with(metric, ".final"));
+}
+
+/*
+ * Is a summary metric a reduction of a series (NAME.min ... NAME.twmean)?
+ * Tables that print a series as one row of its reductions skip these.
+ */
+int
+metrics_is_reduction(const char *metric)
+{
+	static const char *const names[] = {
+		".min", ".mean", ".max", ".final", ".twmean"
+	};
+	size_t i;
+
+	if (strncmp(metric, "workload.", 9) == 0 ||
+	    strncmp(metric, "power_model.", 12) == 0)
+		return (0);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (metrics_ends_with(metric, names[i]))
+			return (1);
+	}
+	return (0);
 }
 
 /* Append one summary row. */

@@ -1,13 +1,12 @@
 /*
- * Output helpers.  Files are written to a temporary name in the same
- * directory, flushed, fsync()ed and renamed, so a reader never sees half a
- * summary and an interrupted analyze leaves the old one in place.
+ * Output helpers.  Files are replaced through atomic-file.h, so a reader
+ * never sees half a summary and an interrupted analyze leaves the old one
+ * in place.
  */
 #include "config.h"
 
 #include <csv.h>
 #include <errno.h>
-#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,27 +46,13 @@ output_csv_number(FILE *f, double v)
 int
 output_open(struct output_file *of, const char *path, char **cause)
 {
-	mode_t mask;
-	int fd;
+	int rc;
 
-	of->path = xstrdup(path);
-	of->tmp = xasprintf("%s.tmp.XXXXXX", path);
-	if ((fd = mkstemp(of->tmp)) == -1) {
-		int rc = fail_with(cause, RB_EXIT_ENV, "%s: cannot create: %s",
-		    of->tmp, strerror(errno));
-
-		free(of->tmp);
-		free(of->path);
-		of->tmp = of->path = NULL;
+	if ((rc = atomic_file_open(&of->af, path, cause)) != 0) {
+		of->f = NULL;
 		return (rc);
 	}
-	/* mkstemp makes 0600; results are shared like any file the user
-	 * creates. */
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	if ((of->f = fdopen(fd, "w")) == NULL)
-		die_errno(RB_EXIT_ENV, "fdopen %s", of->tmp);
+	of->f = atomic_file_stdio(&of->af);
 	return (0);
 }
 
@@ -75,24 +60,8 @@ output_open(struct output_file *of, const char *path, char **cause)
 int
 output_commit(struct output_file *of, char **cause)
 {
-	int rc = 0;
-
-	if (fflush(of->f) != 0 || ferror(of->f) || fsync(fileno(of->f)) != 0)
-		rc = fail_with(cause, RB_EXIT_ENV, "%s: write failed: %s",
-		    of->tmp, strerror(errno));
-	if (fclose(of->f) != 0 && rc == 0)
-		rc = fail_with(cause, RB_EXIT_ENV, "%s: close failed: %s",
-		    of->tmp, strerror(errno));
 	of->f = NULL;
-	if (rc == 0 && rename(of->tmp, of->path) != 0)
-		rc = fail_with(cause, RB_EXIT_ENV, "%s: rename failed: %s",
-		    of->path, strerror(errno));
-	if (rc != 0)
-		unlink(of->tmp);
-	free(of->tmp);
-	free(of->path);
-	of->tmp = of->path = NULL;
-	return (rc);
+	return (atomic_file_commit(&of->af, cause));
 }
 
 /* Drop a file being written. */
@@ -100,13 +69,8 @@ void
 output_abort(struct output_file *of)
 {
 	if (of->f != NULL)
-		fclose(of->f);
-	if (of->tmp != NULL)
-		unlink(of->tmp);
-	free(of->tmp);
-	free(of->path);
+		atomic_file_abort(&of->af);
 	of->f = NULL;
-	of->tmp = of->path = NULL;
 }
 
 /*

@@ -8,11 +8,12 @@
 
 #include <stdio.h>
 
-/* A file being written under a temporary name next to its final name. */
+#include "atomic-file.h"
+
+/* A file being replaced: write to f, then commit or abort. */
 struct output_file {
-	FILE	*f;
-	char	*tmp;
-	char	*path;
+	FILE			*f;
+	struct atomic_file	 af;
 };
 
 void	 output_csv_field(FILE *f, const char *s);

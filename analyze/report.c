@@ -24,6 +24,7 @@
 #include "chart-draw.h"
 #include "compare.h"
 #include "log.h"
+#include "meta.h"
 #include "output.h"
 #include "report.h"
 #include "results.h"
@@ -207,13 +208,11 @@ html_meta(FILE *f, const char *dir)
 		{ "page_size", "page size (bytes)" },
 		{ "region_size_bytes", "emulated region size (bytes)" },
 	};
-	char *path = xasprintf("%s/meta.json", dir), *text, *joined;
+	char *path, *text, *joined;
 	json_t *root, *v, *k;
 	size_t i;
 
-	root = json_load_file(path, 0, NULL);
-	free(path);
-	if (root == NULL)
+	if ((root = meta_read(dir, NULL)) == NULL)
 		return;
 	fputs("<table>\n", f);
 	v = json_object_get(json_object_get(root, "suite"), "name");
@@ -299,21 +298,6 @@ html_number(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-/* Is a summary metric one people read first? */
-static int
-metric_shown(const char *metric, int headline)
-{
-	size_t len = strlen(metric);
-
-	if (!headline)
-		return (0);
-	if (strncmp(metric, "workload.", 9) == 0 ||
-	    strcmp(metric, "duration_s") == 0)
-		return (1);
-	return ((len > 7 && strcmp(metric + len - 7, ".twmean") == 0) ||
-	    (len > 6 && strcmp(metric + len - 6, ".final") == 0));
-}
-
 /* The headline summary of one run, per phase. */
 static void
 html_summary(FILE *f, const struct compare_run *run)
@@ -325,7 +309,8 @@ html_summary(FILE *f, const struct compare_run *run)
 	    "<th>unit</th></tr>\n", f);
 	for (i = 0; i < run->sum.n; i++) {
 		row = &run->sum.rows[i];
-		if (!metric_shown(row->metric, row->headline))
+		if (!metrics_shown(row->metric, row->headline,
+		    METRICS_HEADLINE))
 			continue;
 		fputs("<tr><td>", f);
 		if (row->phase >= 0 && row->phase < run->nphases)
@@ -359,7 +344,7 @@ html_compare_table(FILE *f, const struct compare_set *set)
 	fputs("</tr>\n", f);
 	for (i = 0; i < set->nkeys; i++) {
 		k = &set->keys[i];
-		if (!metric_shown(k->metric, k->headline))
+		if (!metrics_shown(k->metric, k->headline, METRICS_HEADLINE))
 			continue;
 		fputs("<tr><td>", f);
 		html_text(f, k->phase);

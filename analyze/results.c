@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <csv.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -18,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csv-schema.h"
 #include "log.h"
+#include "meta.h"
 #include "results.h"
 
 #define READ_CHUNK	(1 << 20)
@@ -26,19 +29,13 @@
 #define MAX_NODES	1024
 #define MAX_REGION_NO	65536
 
-/* One column a reader wants. */
-struct column {
-	const char	*name;
-	int		 required;
-};
-
 struct reader;
 typedef int (*row_fn)(struct reader *, void *);
 
 /* State of one CSV file being read. */
 struct reader {
 	const char		*path;
-	const struct column	*cols;
+	const struct csv_column	*cols;
 	int			 ncols;
 	/* file column -> slot; slot -> offset and length in the arena */
 	int			 map[MAX_COLUMNS];
@@ -146,7 +143,8 @@ reader_cb_row(int term, void *opaque)
 		return;
 	if (!rd->header_done) {
 		for (i = 0; i < rd->ncols; i++) {
-			if (rd->cols[i].required && !rd->have[i]) {
+			if (csv_schema_required(&rd->cols[i]) &&
+			    !rd->have[i]) {
 				reader_fail(rd, "header lacks column '%s' "
 				    "(is this a regionbench results file?)",
 				    rd->cols[i].name);
@@ -174,107 +172,113 @@ reader_cb_row(int term, void *opaque)
 	rd->arena_len = 0;
 }
 
-/*
- * Read DIR/NAME through row(); a missing optional file reads as no rows.
- * Returns 0, or -RB_EXIT_INPUT with a cause.
- */
-static int
-reader_run(const char *dir, const char *name, const struct column *cols,
-    int ncols, int optional, int tolerate_cut, row_fn row, void *ctx,
-    long *rows, char **cause)
+/* Feed the whole of fd through libcsv into rd's callbacks. */
+static void
+reader_feed(struct reader *rd, int fd)
 {
 	struct csv_parser parser;
-	struct reader rd;
-	char *path, *buf;
 	ssize_t got;
-	int fd, rc;
+	char *buf;
 
-	memset(&rd, 0, sizeof rd);
-	path = xasprintf("%s/%s", dir, name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT && optional) {
-			free(path);
-			return (0);
-		}
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno));
-		free(path);
-		return (rc);
-	}
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI |
 	    CSV_APPEND_NULL) != 0)
 		die(RB_EXIT_ENV, "csv_init: out of memory");
-	rd.path = path;
-	rd.cols = cols;
-	rd.ncols = ncols;
-	rd.row = row;
-	rd.ctx = ctx;
-	rd.tolerate_cut = tolerate_cut;
-	rd.arena_size = 4096;
-	rd.arena = xmalloc(rd.arena_size);
 	buf = xmalloc(READ_CHUNK);
 	for (;;) {
 		got = read(fd, buf, READ_CHUNK);
 		if (got == -1 && errno == EINTR)
 			continue;
 		if (got == -1) {
-			rd.line++;
-			reader_fail(&rd, "read: %s", strerror(errno));
+			rd->line++;
+			reader_fail(rd, "read: %s", strerror(errno));
 			break;
 		}
 		if (got == 0)
 			break;
 		if (csv_parse(&parser, buf, got, reader_cb_field,
-		    reader_cb_row, &rd) != (size_t)got) {
-			rd.line++;
-			reader_fail(&rd, "not valid CSV (%s)",
+		    reader_cb_row, rd) != (size_t)got) {
+			rd->line++;
+			reader_fail(rd, "not valid CSV (%s)",
 			    csv_strerror(csv_error(&parser)));
 		}
-		if (rd.rc != 0)
+		if (rd->rc != 0)
 			break;
 	}
-	if (rd.rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
-	    &rd) != 0) {
-		rd.line++;
-		reader_fail(&rd, "not valid CSV at the end of the file (%s)",
+	if (rd->rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
+	    rd) != 0) {
+		rd->line++;
+		reader_fail(rd, "not valid CSV at the end of the file (%s)",
 		    csv_strerror(csv_error(&parser)));
 	}
-	if (rd.rc == 0 && !rd.header_done) {
-		rd.line = 1;
-		reader_fail(&rd, "empty file: expected a header line");
+	if (rd->rc == 0 && !rd->header_done) {
+		rd->line = 1;
+		reader_fail(rd, "empty file: expected a header line");
 	}
 	csv_free(&parser);
-	close(fd);
 	free(buf);
+}
+
+/*
+ * Read one table of DIR through row(); a missing file the schema allows to
+ * be absent reads as no rows.  Returns 0, or -RB_EXIT_INPUT with a cause.
+ */
+static int
+reader_run(const char *dir, enum csv_table table, int tolerate_cut,
+    row_fn row, void *ctx, long *rows, char **cause)
+{
+	const struct csv_table_def *def = csv_schema_table(table);
+	struct reader rd;
+	char *path;
+	int fd, rc;
+
+	memset(&rd, 0, sizeof rd);
+	path = xasprintf("%s/%s", dir, def->file);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		rc = 0;
+		if (errno != ENOENT || !def->may_be_absent)
+			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+			    strerror(errno));
+		free(path);
+		return (rc);
+	}
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	rd.path = path;
+	rd.cols = def->cols;
+	rd.ncols = def->ncols;
+	rd.row = row;
+	rd.ctx = ctx;
+	rd.tolerate_cut = tolerate_cut;
+	rd.arena_size = 4096;
+	rd.arena = xmalloc(rd.arena_size);
+	reader_feed(&rd, fd);
+	close(fd);
 	free(rd.arena);
 	if (rows != NULL)
 		*rows += rd.rows;
 	if (rd.rc == 0 && rd.cut)
 		log_warnx("%s: dropped a cut-off last line (the run did not "
 		    "complete)", path);
-	if (rd.rc != 0) {
-		if (cause != NULL)
-			*cause = rd.cause;
-		else
-			free(rd.cause);
-		free(path);
-		return (rd.rc);
-	}
 	free(path);
-	return (0);
+	if (rd.rc != 0 && cause != NULL)
+		*cause = rd.cause;
+	else
+		free(rd.cause);
+	return (rd.rc);
 }
 
-/* Parse a non-negative integer field; empty gives RESULTS_UNKNOWN. */
+/*
+ * Parse a non-negative integer field; empty gives RESULTS_UNKNOWN where the
+ * schema allows an unknown value.
+ */
 static int
-field_u64(struct reader *rd, int slot, int allow_empty, uint64_t *out)
+field_u64(struct reader *rd, int slot, uint64_t *out)
 {
 	const char *s = reader_field(rd, slot);
 	uint64_t v = 0;
 	size_t i, len;
 
 	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (allow_empty) {
+		if (csv_schema_empty_ok(&rd->cols[slot])) {
 			*out = RESULTS_UNKNOWN;
 			return (0);
 		}
@@ -300,7 +304,7 @@ field_int(struct reader *rd, int slot, int max, int *out)
 {
 	uint64_t v;
 
-	if (field_u64(rd, slot, 0, &v) != 0)
+	if (field_u64(rd, slot, &v) != 0)
 		return (-1);
 	if (v > (uint64_t)max) {
 		reader_fail(rd, "%s: %llu is out of range (0 to %d)",
@@ -313,7 +317,7 @@ field_int(struct reader *rd, int slot, int max, int *out)
 
 /* Parse a finite number (t_s, workload values); "%.3f" takes a fast path. */
 static int
-field_double(struct reader *rd, int slot, int allow_empty, double *out)
+field_double(struct reader *rd, int slot, double *out)
 {
 	const char *s = reader_field(rd, slot);
 	double v = 0, scale = 1;
@@ -321,7 +325,7 @@ field_double(struct reader *rd, int slot, int allow_empty, double *out)
 	char *end;
 
 	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (allow_empty) {
+		if (csv_schema_empty_ok(&rd->cols[slot])) {
 			*out = NAN;
 			return (0);
 		}
@@ -402,26 +406,39 @@ results_region_index(const struct results *res, int node, int region)
 	return (-1);
 }
 
+/* Hand-off state for rows that need to remember the previous region. */
+struct row_ctx {
+	struct results	*res;
+	int		 last_node;
+	int		 last_region;
+	int		 last_index;
+	int		 old_alloc;
+	int		 classes_seen;
+	int		 classes_missing;
+	int		*rows_per_slot;
+	int		 zeroed;	/* slots cleared so far */
+};
+
 /* Region index of a row's node and region columns, failing on unknowns. */
 static int
 row_region(struct reader *rd, struct results *res, int node_slot,
-    int region_slot, int *last_node, int *last_region, int *last_index)
+    int region_slot, struct row_ctx *ctx)
 {
 	int node, region, idx;
 
 	if (field_int(rd, node_slot, MAX_NODES, &node) != 0 ||
 	    field_int(rd, region_slot, MAX_REGION_NO, &region) != 0)
 		return (-1);
-	if (node == *last_node && region == *last_region)
-		return (*last_index);
+	if (node == ctx->last_node && region == ctx->last_region)
+		return (ctx->last_index);
 	if ((idx = results_region_index(res, node, region)) < 0) {
 		reader_fail(rd, "node %d region %d is not in regions.csv",
 		    node, region);
 		return (-1);
 	}
-	*last_node = node;
-	*last_region = region;
-	*last_index = idx;
+	ctx->last_node = node;
+	ctx->last_region = region;
+	ctx->last_index = idx;
 	return (idx);
 }
 
@@ -439,7 +456,7 @@ times_slot(struct reader *rd, struct results *res, struct results_times *tm,
 	int phase;
 
 	*grown = 0;
-	if (field_double(rd, t_slot, 0, &t) != 0)
+	if (field_double(rd, t_slot, &t) != 0)
 		return (-1);
 	phase_name = reader_field(rd, phase_slot);
 	if (tm->n > 0 && t == tm->t[tm->n - 1] &&
@@ -488,25 +505,7 @@ grow_raw(uint64_t *p, int alloc, size_t width)
 	return (xreallocarray(p, (size_t)alloc * width, sizeof *p));
 }
 
-/* Hand-off state for rows that need to remember the previous region. */
-struct row_ctx {
-	struct results	*res;
-	int		 last_node;
-	int		 last_region;
-	int		 last_index;
-	int		 old_alloc;
-	int		 classes_seen;
-	int		 classes_missing;
-	int		*rows_per_slot;
-	int		 zeroed;	/* slots cleared so far */
-};
-
 /* ---- regions.csv ---- */
-
-static const struct column regions_cols[] = {
-	{ "node", 1 }, { "region", 1 }, { "zone", 1 }, { "start_pfn", 1 },
-	{ "spanned_pages", 1 }, { "present_pages", 1 }
-};
 
 /* One zone of a region. */
 static int
@@ -518,13 +517,13 @@ regions_row(struct reader *rd, void *opaque)
 	uint64_t start, spanned, present;
 	int node, region, i;
 
-	if (field_int(rd, 0, MAX_NODES, &node) != 0 ||
-	    field_int(rd, 1, MAX_REGION_NO, &region) != 0 ||
-	    field_u64(rd, 3, 0, &start) != 0 ||
-	    field_u64(rd, 4, 0, &spanned) != 0 ||
-	    field_u64(rd, 5, 0, &present) != 0)
+	if (field_int(rd, CSV_REGIONS_NODE, MAX_NODES, &node) != 0 ||
+	    field_int(rd, CSV_REGIONS_REGION, MAX_REGION_NO, &region) != 0 ||
+	    field_u64(rd, CSV_REGIONS_START_PFN, &start) != 0 ||
+	    field_u64(rd, CSV_REGIONS_SPANNED, &spanned) != 0 ||
+	    field_u64(rd, CSV_REGIONS_PRESENT, &present) != 0)
 		return (0);
-	if (reader_field(rd, 2)[0] == '\0') {
+	if (reader_field(rd, CSV_REGIONS_ZONE)[0] == '\0') {
 		reader_fail(rd, "zone: expected a zone name");
 		return (0);
 	}
@@ -569,18 +568,6 @@ region_cmp(const void *a, const void *b)
 
 /* ---- samples.csv ---- */
 
-enum {
-	S_T, S_PHASE, S_NODE, S_REGION, S_ZONE, S_PRESENT, S_FREE,
-	S_ANON, S_FILE, S_SLAB, S_PGTABLE, S_OTHER
-};
-
-static const struct column samples_cols[] = {
-	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
-	{ "zone", 1 }, { "present_pages", 1 }, { "free_pages", 1 },
-	{ "anon_pages", 0 }, { "file_pages", 0 }, { "slab_pages", 0 },
-	{ "pgtable_pages", 0 }, { "other_pages", 0 }
-};
-
 /* One (node, region, zone) of one sample. */
 static int
 samples_row(struct reader *rd, void *opaque)
@@ -592,7 +579,8 @@ samples_row(struct reader *rd, void *opaque)
 	size_t at;
 	int s, r, c, grown;
 
-	if ((s = times_slot(rd, res, tm, S_T, S_PHASE, &grown)) < 0)
+	if ((s = times_slot(rd, res, tm, CSV_SAMPLES_T, CSV_SAMPLES_PHASE,
+	    &grown)) < 0)
 		return (0);
 	if (grown) {
 		res->present = grow_raw(res->present, tm->alloc,
@@ -609,11 +597,11 @@ samples_row(struct reader *rd, void *opaque)
 		    ctx->old_alloc) * sizeof *ctx->rows_per_slot);
 		ctx->old_alloc = tm->alloc;
 	}
-	if ((r = row_region(rd, res, S_NODE, S_REGION, &ctx->last_node,
-	    &ctx->last_region, &ctx->last_index)) < 0)
+	if ((r = row_region(rd, res, CSV_SAMPLES_NODE, CSV_SAMPLES_REGION,
+	    ctx)) < 0)
 		return (0);
-	if (field_u64(rd, S_PRESENT, 0, &present) != 0 ||
-	    field_u64(rd, S_FREE, 0, &free_pages) != 0)
+	if (field_u64(rd, CSV_SAMPLES_PRESENT, &present) != 0 ||
+	    field_u64(rd, CSV_SAMPLES_FREE, &free_pages) != 0)
 		return (0);
 	if (s >= ctx->zeroed) {
 		at = (size_t)s * res->nregions;
@@ -634,7 +622,7 @@ samples_row(struct reader *rd, void *opaque)
 	/* A zone that reports more free than present pages uses none. */
 	res->used[at] += free_pages < present ? present - free_pages : 0;
 	for (c = 0; c < RESULTS_NCLASSES; c++) {
-		if (field_u64(rd, S_ANON + c, 1, &v) != 0)
+		if (field_u64(rd, CSV_SAMPLES_ANON + c, &v) != 0)
 			return (0);
 		if (v == RESULTS_UNKNOWN)
 			ctx->classes_missing = 1;
@@ -652,11 +640,6 @@ samples_row(struct reader *rd, void *opaque)
 
 /* ---- buddy.csv ---- */
 
-static const struct column buddy_cols[] = {
-	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
-	{ "zone", 1 }, { "order", 1 }, { "free_blocks", 1 }
-};
-
 /* Free blocks of one order in one zone of a region. */
 static int
 buddy_row(struct reader *rd, void *opaque)
@@ -666,7 +649,8 @@ buddy_row(struct reader *rd, void *opaque)
 	uint64_t blocks;
 	int s, r, order, grown;
 
-	if ((s = times_slot(rd, res, &res->buddy, 0, 1, &grown)) < 0)
+	if ((s = times_slot(rd, res, &res->buddy, CSV_BUDDY_T,
+	    CSV_BUDDY_PHASE, &grown)) < 0)
 		return (0);
 	if (grown)
 		res->buddy_blocks = grow_raw(res->buddy_blocks,
@@ -678,10 +662,10 @@ buddy_row(struct reader *rd, void *opaque)
 		    RESULTS_MAX_ORDER * sizeof *res->buddy_blocks);
 		ctx->zeroed = s + 1;
 	}
-	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
-	    &ctx->last_region, &ctx->last_index)) < 0 ||
-	    field_int(rd, 5, RESULTS_MAX_ORDER - 1, &order) != 0 ||
-	    field_u64(rd, 6, 0, &blocks) != 0)
+	if ((r = row_region(rd, res, CSV_BUDDY_NODE, CSV_BUDDY_REGION,
+	    ctx)) < 0 ||
+	    field_int(rd, CSV_BUDDY_ORDER, RESULTS_MAX_ORDER - 1, &order) != 0 ||
+	    field_u64(rd, CSV_BUDDY_FREE_BLOCKS, &blocks) != 0)
 		return (0);
 	if (order + 1 > res->buddy_orders)
 		res->buddy_orders = order + 1;
@@ -691,11 +675,6 @@ buddy_row(struct reader *rd, void *opaque)
 }
 
 /* ---- pageblocks.csv ---- */
-
-static const struct column pageblocks_cols[] = {
-	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
-	{ "zone", 1 }, { "migratetype", 1 }, { "blocks", 1 }
-};
 
 /* Is this migratetype one that pins its pageblock (cannot be moved)? */
 static int
@@ -715,7 +694,8 @@ pageblocks_row(struct reader *rd, void *opaque)
 	size_t at;
 	int s, r, grown;
 
-	if ((s = times_slot(rd, res, &res->pageblocks, 0, 1, &grown)) < 0)
+	if ((s = times_slot(rd, res, &res->pageblocks, CSV_PAGEBLOCKS_T,
+	    CSV_PAGEBLOCKS_PHASE, &grown)) < 0)
 		return (0);
 	if (grown) {
 		res->pb_unmovable = grow_u64(res->pb_unmovable,
@@ -724,24 +704,19 @@ pageblocks_row(struct reader *rd, void *opaque)
 		    res->pageblocks.alloc, res->nregions);
 		ctx->old_alloc = res->pageblocks.alloc;
 	}
-	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
-	    &ctx->last_region, &ctx->last_index)) < 0 ||
-	    field_u64(rd, 6, 0, &blocks) != 0)
+	if ((r = row_region(rd, res, CSV_PAGEBLOCKS_NODE,
+	    CSV_PAGEBLOCKS_REGION, ctx)) < 0 ||
+	    field_u64(rd, CSV_PAGEBLOCKS_BLOCKS, &blocks) != 0)
 		return (0);
 	at = (size_t)s * res->nregions + r;
 	res->pb_total[at] += blocks;
-	if (migratetype_unmovable(reader_field(rd, 5)))
+	if (migratetype_unmovable(reader_field(rd,
+	    CSV_PAGEBLOCKS_MIGRATETYPE)))
 		res->pb_unmovable[at] += blocks;
 	return (0);
 }
 
 /* ---- pagetype.csv ---- */
-
-static const struct column pagetype_cols[] = {
-	{ "t_s", 1 }, { "phase", 1 }, { "node", 1 }, { "region", 1 },
-	{ "zone", 1 }, { "migratetype", 1 }, { "order", 1 },
-	{ "free_blocks", 1 }, { "capped", 0 }
-};
 
 /* Free blocks of one migratetype and order in one zone of a region. */
 static int
@@ -752,19 +727,21 @@ pagetype_row(struct reader *rd, void *opaque)
 	uint64_t blocks;
 	int s, r, order, grown;
 
-	if ((s = times_slot(rd, res, &res->pagetype, 0, 1, &grown)) < 0)
+	if ((s = times_slot(rd, res, &res->pagetype, CSV_PAGETYPE_T,
+	    CSV_PAGETYPE_PHASE, &grown)) < 0)
 		return (0);
 	if (grown) {
 		res->pt_unmovable_free = grow_u64(res->pt_unmovable_free,
 		    ctx->old_alloc, res->pagetype.alloc, res->nregions);
 		ctx->old_alloc = res->pagetype.alloc;
 	}
-	if ((r = row_region(rd, res, 2, 3, &ctx->last_node,
-	    &ctx->last_region, &ctx->last_index)) < 0 ||
-	    field_int(rd, 6, RESULTS_MAX_ORDER - 1, &order) != 0 ||
-	    field_u64(rd, 7, 0, &blocks) != 0)
+	if ((r = row_region(rd, res, CSV_PAGETYPE_NODE, CSV_PAGETYPE_REGION,
+	    ctx)) < 0 ||
+	    field_int(rd, CSV_PAGETYPE_ORDER, RESULTS_MAX_ORDER - 1,
+	    &order) != 0 ||
+	    field_u64(rd, CSV_PAGETYPE_FREE_BLOCKS, &blocks) != 0)
 		return (0);
-	if (migratetype_unmovable(reader_field(rd, 5)))
+	if (migratetype_unmovable(reader_field(rd, CSV_PAGETYPE_MIGRATETYPE)))
 		res->pt_unmovable_free[(size_t)s * res->nregions + r] +=
 		    blocks << order;
 	return (0);
@@ -772,27 +749,23 @@ pagetype_row(struct reader *rd, void *opaque)
 
 /* ---- placement.csv ---- */
 
-static const struct column placement_cols[] = {
-	{ "t_s", 1 }, { "phase", 1 }, { "workload", 1 }, { "pid", 1 },
-	{ "node", 1 }, { "region", 1 }, { "pages", 1 }
-};
-
 /* Pages of one process of a workload in one region. */
 static int
 placement_row(struct reader *rd, void *opaque)
 {
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
-	const char *name = reader_field(rd, 2);
+	const char *name = reader_field(rd, CSV_PLACEMENT_WORKLOAD);
 	uint64_t pages, pid;
 	int s, r, w, grown;
 
-	if ((s = times_slot(rd, res, &res->placement, 0, 1, &grown)) < 0)
+	if ((s = times_slot(rd, res, &res->placement, CSV_PLACEMENT_T,
+	    CSV_PLACEMENT_PHASE, &grown)) < 0)
 		return (0);
-	if (field_u64(rd, 3, 0, &pid) != 0 ||
-	    (r = row_region(rd, res, 4, 5, &ctx->last_node,
-	    &ctx->last_region, &ctx->last_index)) < 0 ||
-	    field_u64(rd, 6, 0, &pages) != 0)
+	if (field_u64(rd, CSV_PLACEMENT_PID, &pid) != 0 ||
+	    (r = row_region(rd, res, CSV_PLACEMENT_NODE,
+	    CSV_PLACEMENT_REGION, ctx)) < 0 ||
+	    field_u64(rd, CSV_PLACEMENT_PAGES, &pages) != 0)
 		return (0);
 	if (name[0] == '\0') {
 		reader_fail(rd, "workload: expected a workload name");
@@ -836,11 +809,6 @@ placement_row(struct reader *rd, void *opaque)
 
 /* ---- workloads.csv ---- */
 
-static const struct column workloads_cols[] = {
-	{ "phase", 1 }, { "workload", 1 }, { "thread", 1 }, { "metric", 1 },
-	{ "value", 1 }, { "unit", 1 }
-};
-
 /* One figure a workload reported. */
 static int
 workloads_row(struct reader *rd, void *opaque)
@@ -850,30 +818,27 @@ workloads_row(struct reader *rd, void *opaque)
 	struct results_workload_row *w;
 	double value;
 
-	if (field_double(rd, 4, 1, &value) != 0)
+	if (field_double(rd, CSV_WORKLOADS_VALUE, &value) != 0)
 		return (0);
-	if (reader_field(rd, 0)[0] == '\0' || reader_field(rd, 1)[0] == '\0' ||
-	    reader_field(rd, 3)[0] == '\0') {
+	if (reader_field(rd, CSV_WORKLOADS_PHASE)[0] == '\0' ||
+	    reader_field(rd, CSV_WORKLOADS_WORKLOAD)[0] == '\0' ||
+	    reader_field(rd, CSV_WORKLOADS_METRIC)[0] == '\0') {
 		reader_fail(rd, "expected phase, workload and metric names");
 		return (0);
 	}
 	res->wl_rows = xreallocarray(res->wl_rows, res->nwl_rows + 1,
 	    sizeof *res->wl_rows);
 	w = &res->wl_rows[res->nwl_rows++];
-	w->phase = phase_intern(res, reader_field(rd, 0));
-	w->workload = xstrdup(reader_field(rd, 1));
-	w->thread = xstrdup(reader_field(rd, 2));
-	w->metric = xstrdup(reader_field(rd, 3));
+	w->phase = phase_intern(res, reader_field(rd, CSV_WORKLOADS_PHASE));
+	w->workload = xstrdup(reader_field(rd, CSV_WORKLOADS_WORKLOAD));
+	w->thread = xstrdup(reader_field(rd, CSV_WORKLOADS_THREAD));
+	w->metric = xstrdup(reader_field(rd, CSV_WORKLOADS_METRIC));
 	w->value = value;
-	w->unit = xstrdup(reader_field(rd, 5));
+	w->unit = xstrdup(reader_field(rd, CSV_WORKLOADS_UNIT));
 	return (0);
 }
 
 /* ---- events.csv ---- */
-
-static const struct column events_cols[] = {
-	{ "t_s", 1 }, { "event", 1 }, { "detail", 1 }, { "phase", 0 }
-};
 
 /* One event of the run. */
 static int
@@ -882,12 +847,12 @@ events_row(struct reader *rd, void *opaque)
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
 	struct results_event *e;
-	const char *phase = reader_field(rd, 3);
+	const char *phase = reader_field(rd, CSV_EVENTS_PHASE);
 	double t;
 
-	if (field_double(rd, 0, 0, &t) != 0)
+	if (field_double(rd, CSV_EVENTS_T, &t) != 0)
 		return (0);
-	if (reader_field(rd, 1)[0] == '\0') {
+	if (reader_field(rd, CSV_EVENTS_EVENT)[0] == '\0') {
 		reader_fail(rd, "event: expected an event name");
 		return (0);
 	}
@@ -895,8 +860,8 @@ events_row(struct reader *rd, void *opaque)
 	    sizeof *res->events);
 	e = &res->events[res->nevents++];
 	e->t = t;
-	e->event = xstrdup(reader_field(rd, 1));
-	e->detail = xstrdup(reader_field(rd, 2));
+	e->event = xstrdup(reader_field(rd, CSV_EVENTS_EVENT));
+	e->detail = xstrdup(reader_field(rd, CSV_EVENTS_DETAIL));
 	e->phase = phase != NULL && phase[0] != '\0' ?
 	    phase_intern(res, phase) : -1;
 	/* Older writers named the phase in detail. */
@@ -909,102 +874,53 @@ events_row(struct reader *rd, void *opaque)
 
 /* ---- meta.json ---- */
 
-/* A string member, or NULL when absent or null. */
+/* A string member by dotted path, copied, or dflt when absent. */
 static char *
-meta_string(json_t *obj, const char *key)
+meta_copy(json_t *meta, const char *path, const char *dflt)
 {
-	json_t *v = json_object_get(obj, key);
+	const char *v = meta_get_string(meta, path);
 
-	return (json_is_string(v) ? xstrdup(json_string_value(v)) : NULL);
+	if (v == NULL)
+		v = dflt;
+	return (v != NULL ? xstrdup(v) : NULL);
 }
 
-/* Read the parts of meta.json analysis needs. */
+/* Take the parts of meta.json analysis needs (meta_read checked them). */
 static int
 meta_load(struct results *res, char **cause)
 {
-	json_error_t err;
 	json_t *root, *v;
-	char *path;
 	size_t i;
-	int rc = 0;
 
-	path = xasprintf("%s/meta.json", res->dir);
-	if ((root = json_load_file(path, 0, &err)) == NULL) {
-		/* jansson gives line -1 when the file could not be opened. */
-		if (err.line < 1)
-			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s (not a "
-			    "results directory?)", path, err.text);
-		else
-			rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-			    err.line, err.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s:1: expected a JSON "
-		    "object", path);
-		goto out;
-	}
-	v = json_object_get(root, "schema_version");
-	if (!json_is_integer(v) || json_integer_value(v) != 1) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: schema_version: "
-		    "expected 1 (a newer regionbench wrote this?)", path);
-		goto out;
-	}
-	v = json_object_get(root, "page_size");
-	if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
-	    (json_integer_value(v) & (json_integer_value(v) - 1)) != 0) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: page_size: "
-		    "expected a positive power of two", path);
-		goto out;
-	}
-	res->page_size = json_integer_value(v);
+	if ((root = meta_read(res->dir, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	res->page_size = json_integer_value(json_object_get(root,
+	    "page_size"));
 	v = json_object_get(root, "region_size_bytes");
-	if (json_is_integer(v) && json_integer_value(v) > 0)
+	if (json_is_integer(v))
 		res->region_size_bytes = json_integer_value(v);
-	else if (v != NULL && !json_is_null(v)) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: region_size_bytes: "
-		    "expected a positive integer or null", path);
-		goto out;
-	}
 	res->pageblock_order = 9;
 	v = json_object_get(root, "pageblock_order");
-	if (v == NULL && json_is_object(json_object_get(root, "source")))
-		v = json_object_get(json_object_get(root, "source"),
-		    "pageblock_order");
+	if (v == NULL)
+		v = meta_get(root, "source.pageblock_order");
 	if (json_is_integer(v) && json_integer_value(v) >= 0 &&
 	    json_integer_value(v) < RESULTS_MAX_ORDER)
 		res->pageblock_order = json_integer_value(v);
-	res->label = meta_string(root, "label");
-	res->host = meta_string(root, "host");
-	res->command = meta_string(root, "command");
-	res->status = meta_string(root, "status");
-	v = json_object_get(root, "kernel");
-	if (json_is_object(v))
-		res->kernel_release = meta_string(v, "release");
-	v = json_object_get(root, "source");
-	if (json_is_object(v))
-		res->source = meta_string(v, "name");
+	res->label = meta_copy(root, "label", "");
+	res->host = meta_copy(root, "host", "unknown");
+	res->command = meta_copy(root, "command", NULL);
+	res->status = meta_copy(root, "status", "unknown");
+	res->suite = meta_copy(root, "suite.name", NULL);
+	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
+	res->source = meta_copy(root, "source.name", NULL);
 	v = json_object_get(root, "phases");
-	if (json_is_array(v)) {
-		for (i = 0; i < json_array_size(v); i++) {
-			if (json_is_string(json_array_get(v, i)))
-				phase_intern(res, json_string_value(
-				    json_array_get(v, i)));
-		}
+	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
+		if (json_is_string(json_array_get(v, i)))
+			phase_intern(res, json_string_value(json_array_get(v,
+			    i)));
 	}
-	if (res->label == NULL)
-		res->label = xstrdup("");
-	if (res->host == NULL)
-		res->host = xstrdup("unknown");
-	if (res->kernel_release == NULL)
-		res->kernel_release = xstrdup("unknown");
-	if (res->status == NULL)
-		res->status = xstrdup("unknown");
-out:
-	if (root != NULL)
-		json_decref(root);
-	free(path);
-	return (rc);
+	json_decref(root);
+	return (0);
 }
 
 /* Does DIR look like one run (it has a meta.json)? */
@@ -1055,74 +971,162 @@ results_buddy_at(const struct results *res, int s, int r)
 	    RESULTS_MAX_ORDER);
 }
 
-/* Read one file with a fresh row context. */
+/* regions.csv is read: keep regions sorted for binary search. */
 static int
-load_file(struct results *res, const char *name, const struct column *cols,
-    int ncols, int optional, row_fn row, struct row_ctx *ctx, char **cause)
+regions_done(struct results *res, struct row_ctx *ctx, char **cause)
 {
-	memset(ctx, 0, sizeof *ctx);
-	ctx->res = res;
-	ctx->last_node = ctx->last_region = -1;
-	return (reader_run(res->dir, name, cols, ncols, optional,
-	    strcmp(res->status, "complete") != 0, row, ctx, &res->rows_read,
-	    cause));
+	(void)ctx;
+	if (res->nregions == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s/regions.csv:2: "
+		    "expected at least one region", res->dir));
+	qsort(res->regions, res->nregions, sizeof *res->regions, region_cmp);
+	return (0);
 }
 
-#define NCOLS(a) ((int)(sizeof (a) / sizeof (a)[0]))
+/*
+ * samples.csv is read: drop a last sample a kill cut short, and the class
+ * arrays when any row lacked them.
+ */
+static int
+samples_done(struct results *res, struct row_ctx *ctx, char **cause)
+{
+	int c;
+
+	(void)cause;
+	if (res->samples.n > 1 && strcmp(res->status, "complete") != 0 &&
+	    ctx->rows_per_slot[res->samples.n - 1] < ctx->rows_per_slot[0]) {
+		log_warnx("%s/samples.csv: dropped the incomplete last sample "
+		    "(t_s %.3f; the run did not complete)", res->dir,
+		    res->samples.t[res->samples.n - 1]);
+		res->samples.n--;
+	}
+	if (ctx->classes_missing || !ctx->classes_seen) {
+		for (c = 0; c < RESULTS_NCLASSES; c++) {
+			free(res->cls[c]);
+			res->cls[c] = NULL;
+		}
+	}
+	return (0);
+}
+
+/*
+ * The files of a run in the order they are read: regions first (every
+ * other file names its regions), then samples; the rest may be absent.
+ */
+static const struct {
+	enum csv_table	 table;
+	row_fn		 row;
+	int		(*done)(struct results *, struct row_ctx *, char **);
+} loaders[] = {
+	{ CSV_REGIONS, regions_row, regions_done },
+	{ CSV_SAMPLES, samples_row, samples_done },
+	{ CSV_BUDDY, buddy_row, NULL },
+	{ CSV_PAGEBLOCKS, pageblocks_row, NULL },
+	{ CSV_PAGETYPE, pagetype_row, NULL },
+	{ CSV_PLACEMENT, placement_row, NULL },
+	{ CSV_WORKLOADS, workloads_row, NULL },
+	{ CSV_EVENTS, events_row, NULL },
+};
+
+/* Read one file with a fresh row context, then finish it. */
+static int
+load_file(struct results *res, int i, char **cause)
+{
+	struct row_ctx ctx;
+	int rc;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.res = res;
+	ctx.last_node = ctx.last_region = -1;
+	rc = reader_run(res->dir, loaders[i].table,
+	    strcmp(res->status, "complete") != 0, loaders[i].row, &ctx,
+	    &res->rows_read, cause);
+	if (rc == 0 && loaders[i].done != NULL)
+		rc = loaders[i].done(res, &ctx, cause);
+	free(ctx.rows_per_slot);
+	return (rc);
+}
+
+/*
+ * Does DIR/NAME belong to a run that has no data yet?  meta.json and the
+ * atomic writer's hidden temporary files do; so does a table that holds
+ * only its header, if it is not regions.csv (written with the first
+ * sample).  Anything else, or a row in a table that names regions, does
+ * not.  Rows of events.csv and workloads.csv name no region and may come
+ * before the first sample.
+ */
+static int
+no_data_entry(const char *dir, const char *name)
+{
+	const struct csv_table_def *def;
+	char *path, buf[4096], *nl;
+	ssize_t n;
+	int t, fd;
+
+	if (name[0] == '.' || strcmp(name, "meta.json") == 0)
+		return (1);
+	for (t = 0; t < CSV_NTABLES; t++) {
+		def = csv_schema_table(t);
+		if (strcmp(name, def->file) == 0)
+			break;
+	}
+	if (t == CSV_NTABLES || t == CSV_REGIONS)
+		return (0);
+	if (!csv_schema_names_region(def))
+		return (1);
+	path = xasprintf("%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	if (fd == -1)
+		return (0);
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	/* Nothing after the header line (a header is far below 4 KiB). */
+	return (n >= 0 && (size_t)n < sizeof buf && (n == 0 ||
+	    ((nl = memchr(buf, '\n', n)) != NULL && nl + 1 == buf + n)));
+}
+
+/*
+ * Did the run stop before its first sample?  Then regions.csv was never
+ * written (the sink writes it whole with the first sample) and no table
+ * that names regions holds a row.  An empty directory (a kill right after
+ * it was made) is such a run too.
+ */
+int
+results_no_data(const char *dir)
+{
+	struct dirent *de;
+	int yes = 1;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return (0);
+	while (yes && (de = readdir(d)) != NULL)
+		yes = no_data_entry(dir, de->d_name);
+	closedir(d);
+	return (yes);
+}
 
 /* Load the results directory DIR. */
 int
 results_load(const char *dir, struct results **out, char **cause)
 {
 	struct results *res = xcalloc(1, sizeof *res);
-	struct row_ctx ctx;
-	int rc, c;
+	size_t i;
+	int rc;
 
 	res->dir = xstrdup(dir);
 	if ((rc = meta_load(res, cause)) != 0)
 		goto fail;
-	if ((rc = load_file(res, "regions.csv", regions_cols,
-	    NCOLS(regions_cols), 0, regions_row, &ctx, cause)) != 0)
-		goto fail;
-	if (res->nregions == 0) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s/regions.csv:2: "
-		    "expected at least one region", dir);
+	if (results_no_data(dir)) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", dir,
+		    RESULTS_NO_DATA);
 		goto fail;
 	}
-	qsort(res->regions, res->nregions, sizeof *res->regions, region_cmp);
-	if ((rc = load_file(res, "samples.csv", samples_cols,
-	    NCOLS(samples_cols), 0, samples_row, &ctx, cause)) != 0) {
-		free(ctx.rows_per_slot);
-		goto fail;
+	for (i = 0; i < sizeof loaders / sizeof loaders[0]; i++) {
+		if ((rc = load_file(res, i, cause)) != 0)
+			goto fail;
 	}
-	/* A run killed while writing a sample leaves it short: drop it. */
-	if (res->samples.n > 1 && strcmp(res->status, "complete") != 0 &&
-	    ctx.rows_per_slot[res->samples.n - 1] < ctx.rows_per_slot[0]) {
-		log_warnx("%s/samples.csv: dropped the incomplete last sample "
-		    "(t_s %.3f; the run did not complete)", dir,
-		    res->samples.t[res->samples.n - 1]);
-		res->samples.n--;
-	}
-	free(ctx.rows_per_slot);
-	if (ctx.classes_missing || !ctx.classes_seen) {
-		for (c = 0; c < RESULTS_NCLASSES; c++) {
-			free(res->cls[c]);
-			res->cls[c] = NULL;
-		}
-	}
-	if ((rc = load_file(res, "buddy.csv", buddy_cols, NCOLS(buddy_cols),
-	    1, buddy_row, &ctx, cause)) != 0 ||
-	    (rc = load_file(res, "pageblocks.csv", pageblocks_cols,
-	    NCOLS(pageblocks_cols), 1, pageblocks_row, &ctx, cause)) != 0 ||
-	    (rc = load_file(res, "pagetype.csv", pagetype_cols,
-	    NCOLS(pagetype_cols), 1, pagetype_row, &ctx, cause)) != 0 ||
-	    (rc = load_file(res, "placement.csv", placement_cols,
-	    NCOLS(placement_cols), 1, placement_row, &ctx, cause)) != 0 ||
-	    (rc = load_file(res, "workloads.csv", workloads_cols,
-	    NCOLS(workloads_cols), 1, workloads_row, &ctx, cause)) != 0 ||
-	    (rc = load_file(res, "events.csv", events_cols,
-	    NCOLS(events_cols), 1, events_row, &ctx, cause)) != 0)
-		goto fail;
 	*out = res;
 	return (0);
 fail:
@@ -1144,6 +1148,7 @@ results_free(struct results *res)
 	free(res->kernel_release);
 	free(res->command);
 	free(res->status);
+	free(res->suite);
 	free(res->source);
 	for (i = 0; i < res->nphases; i++)
 		free(res->phases[i]);

@@ -16,6 +16,8 @@
 
 #define RESULTS_MAX_ORDER	16	/* buddy orders 0..15 are accepted */
 #define RESULTS_UNKNOWN		UINT64_MAX
+/* What verify and analysis say of a run stopped before its first sample. */
+#define RESULTS_NO_DATA		"stopped before the first sample (no data)"
 
 /* Used-page classes from kpageflags, columns of samples.csv. */
 enum results_class {
@@ -71,6 +73,7 @@ struct results {
 	char		*kernel_release;
 	char		*command;
 	char		*status;
+	char		*suite;		/* suite name; NULL for sample */
 	char		*source;
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;	/* 0 when not emulated */
@@ -126,6 +129,7 @@ int	 results_phase_index(const struct results *res, const char *name);
 int	 results_region_index(const struct results *res, int node,
 	     int region);
 int	 results_is_run_dir(const char *dir);
+int	 results_no_data(const char *dir);
 double	 results_phase_end(const struct results *res, int phase);
 const uint64_t *results_buddy_at(const struct results *res, int s, int r);
 

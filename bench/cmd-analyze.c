@@ -282,21 +282,16 @@ fmt_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.4g", v);
 }
 
-/* Is a summary row one of the workload rows print_phase shows? */
+/*
+ * Is a summary row one print_phase shows after the series (which it
+ * prints with all their reductions)?
+ */
 static int
 phase_row_shown(const struct summary_row *row, int p, int brief)
 {
-	size_t len = strlen(row->metric);
-
-	if (row->phase != p)
-		return (0);
-	if (strncmp(row->metric, "power_model.", 12) == 0)
-		return (1);
-	if (strncmp(row->metric, "workload.", 9) != 0)
-		return (0);
-	/* Brief: the rates per wall-second, not their detail. */
-	return (!brief || (len > 6 && strcmp(row->metric + len - 6,
-	    "_per_s") == 0));
+	return (row->phase == p && !metrics_is_reduction(row->metric) &&
+	    metrics_shown(row->metric, row->headline, brief ? METRICS_BRIEF :
+	    METRICS_HEADLINE));
 }
 
 /* Print the headline series of one phase as a table. */

@@ -91,18 +91,8 @@ compare_parse_alpha(const char *s)
 static int
 key_shown(const struct compare_key *k, int all)
 {
-	size_t len = strlen(k->metric);
-
-	if (all)
-		return (1);
-	if (!k->headline)
-		return (0);
-	if (strncmp(k->metric, "workload.", 9) == 0 ||
-	    strncmp(k->metric, "power_model.", 12) == 0 ||
-	    strcmp(k->metric, "duration_s") == 0)
-		return (1);
-	return ((len > 7 && strcmp(k->metric + len - 7, ".twmean") == 0) ||
-	    (len > 6 && strcmp(k->metric + len - 6, ".final") == 0));
+	return (metrics_shown(k->metric, k->headline, all ? METRICS_ALL :
+	    METRICS_HEADLINE));
 }
 
 /* Format a number compactly for the aligned table. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic-file.h"
 #include "command.h"
 #include "log.h"
 #include "placement.h"
@@ -204,7 +205,7 @@ cmd_placement_exec(int argc, char **argv)
 	/* The CSV is built whole, then printed or written into place. */
 	if ((csv = open_memstream(&text, &len)) == NULL)
 		die_errno(RB_EXIT_ENV, "placement: open_memstream");
-	fprintf(csv, "%s\n", sink_csv_header(SINK_PLACEMENT));
+	fprintf(csv, "%s\n", csv_schema_table(CSV_PLACEMENT)->header);
 	for (i = 0; i < s.pid.n; i++) {
 		if (!res[i].exited)
 			cmd_placement_csv_rows(csv, &map, &res[i]);
@@ -214,12 +215,14 @@ cmd_placement_exec(int argc, char **argv)
 	if (fclose(csv) != 0)
 		die_errno(RB_EXIT_ENV, "placement: CSV text");
 	if (s.out != NULL) {
+		char *path = xasprintf("%s/%s", s.out,
+		    csv_schema_table(CSV_PLACEMENT)->file);
+
 		if (sink_make_dir(s.out, &cause) != 0 ||
-		    sink_write_file(s.out, sink_csv_file_name(SINK_PLACEMENT),
-		    text, len, &cause) != 0)
+		    atomic_file_write(path, text, len, &cause) != 0)
 			die(RB_EXIT_ENV, "placement: %s", cause);
-		printf("wrote %s/%s\n", s.out,
-		    sink_csv_file_name(SINK_PLACEMENT));
+		printf("wrote %s\n", path);
+		free(path);
 	} else if (s.format == 1)
 		fwrite(text, 1, len, stdout);
 	free(text);

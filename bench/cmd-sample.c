@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic-file.h"
 #include "command.h"
 #include "log.h"
 #include "meta.h"
@@ -198,8 +199,8 @@ cmd_sample_exec(int argc, char **argv)
 			die(RB_EXIT_INPUT, "sample: --record: %s", cause);
 		text = json_dumps(system, JSON_INDENT(1));
 		snprintf(first, sizeof first, "%s/system.json", set.record);
-		if (text == NULL || (rc = sink_write_file(set.record,
-		    "system.json", text, strlen(text), &cause)) != 0)
+		if (text == NULL || (rc = atomic_file_write(first, text,
+		    strlen(text), &cause)) != 0)
 			die(RB_EXIT_ENV, "sample: %s", cause != NULL ? cause :
 			    first);
 		free(text);

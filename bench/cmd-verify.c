@@ -2,7 +2,9 @@
  * regionbench verify: is a results directory whole?  Every CSV parses with
  * its header, rows are well formed, times never go backwards, keys agree
  * with regions.csv and meta.json is valid.  Exit 0 when whole (and say
- * whether the run completed), 1 naming what is damaged.
+ * whether the run completed), 1 naming what is damaged, 4 when the run
+ * stopped before its first sample (no regions.csv, no rows: no data, which
+ * a signal can cause at any moment, unlike damage).
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "meta.h"
 #include "results.h"
 
 /* Check that a time base never goes backwards. */
@@ -33,34 +36,69 @@ verify_times(const struct results_times *tm, const char *file, char **why)
 	return (0);
 }
 
-/* Verify one results directory; returns 0 when whole, 1 when damaged. */
+/*
+ * The worse of two verify outcomes: damage over no data over whole, so
+ * one damaged repetition fails the whole parent.
+ */
+static int
+verify_worse(int a, int b)
+{
+	if (a == RB_EXIT_FAIL || b == RB_EXIT_FAIL)
+		return (RB_EXIT_FAIL);
+	if (a == RB_EXIT_NODATA || b == RB_EXIT_NODATA)
+		return (RB_EXIT_NODATA);
+	return (RB_EXIT_OK);
+}
+
+/*
+ * A run stopped before its first sample (killed, interrupted or failed
+ * before it): no data, which is not damage.  A run that says it completed
+ * cannot have no data.  Returns -1 when the directory has data.
+ */
+static int
+verify_no_data(const char *dir, const char *status)
+{
+	if (!results_no_data(dir))
+		return (-1);
+	if (status != NULL && strcmp(status, "complete") == 0) {
+		printf("%s: damaged: meta.json says complete, but no sample "
+		    "was written\n", dir);
+		return (RB_EXIT_FAIL);
+	}
+	printf("%s: %s\n", dir, RESULTS_NO_DATA);
+	return (RB_EXIT_NODATA);
+}
+
+/* Verify one results directory: RB_EXIT_OK, _FAIL (damaged) or _NODATA. */
 static int
 verify_dir(const char *dir)
 {
 	struct results *res = NULL;
-	char path[4096], *why = NULL;
-	json_error_t err;
+	char *why = NULL;
 	json_t *meta;
 	const char *status;
-	int damaged = 0;
+	int rc = RB_EXIT_OK;
 
-	snprintf(path, sizeof path, "%s/meta.json", dir);
-	if ((meta = json_load_file(path, 0, &err)) == NULL) {
-		printf("%s: damaged: meta.json: line %d: %s\n", dir, err.line,
-		    err.text);
-		return (1);
+	if ((meta = meta_read(dir, &why)) == NULL) {
+		printf("%s: damaged: %s\n", dir, why);
+		free(why);
+		return (RB_EXIT_FAIL);
 	}
-	status = json_string_value(json_object_get(meta, "status"));
-	if (status == NULL) {
+	if ((status = meta_get_string(meta, "status")) == NULL) {
 		printf("%s: damaged: meta.json has no status\n", dir);
 		json_decref(meta);
-		return (1);
+		return (RB_EXIT_FAIL);
 	}
+	if ((rc = verify_no_data(dir, status)) >= 0) {
+		json_decref(meta);
+		return (rc);
+	}
+	rc = RB_EXIT_OK;
 	if (results_load(dir, &res, &why) != 0) {
 		printf("%s: damaged: %s\n", dir, why);
 		free(why);
 		json_decref(meta);
-		return (1);
+		return (RB_EXIT_FAIL);
 	}
 	if (verify_times(&res->samples, "samples.csv", &why) != 0 ||
 	    verify_times(&res->buddy, "buddy.csv", &why) != 0 ||
@@ -69,7 +107,7 @@ verify_dir(const char *dir)
 	    verify_times(&res->placement, "placement.csv", &why) != 0) {
 		printf("%s: damaged: %s\n", dir, why);
 		free(why);
-		damaged = 1;
+		rc = RB_EXIT_FAIL;
 	} else if (strcmp(status, "complete") == 0) {
 		printf("%s: whole and complete: %d samples of %d regions\n",
 		    dir, res->samples.n, res->nregions);
@@ -81,7 +119,42 @@ verify_dir(const char *dir)
 	}
 	results_free(res);
 	json_decref(meta);
-	return (damaged);
+	return (rc);
+}
+
+/*
+ * Verify a directory without meta.json: a parent of repetitions (each
+ * child checked), or a run killed before it wrote meta.json (no data).
+ */
+static int
+verify_parent(const char *dir)
+{
+	char path[4096];
+	struct dirent *de;
+	struct stat st;
+	int rc = RB_EXIT_OK, n = 0;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		die_errno(RB_EXIT_INPUT, "verify: %s", dir);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s/meta.json", dir,
+		    de->d_name);
+		if (stat(path, &st) == -1)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		rc = verify_worse(rc, verify_dir(path));
+		n++;
+	}
+	closedir(d);
+	if (n > 0)
+		return (rc);
+	if ((rc = verify_no_data(dir, NULL)) >= 0)
+		return (rc);
+	printf("%s: damaged: no meta.json (not a results directory)\n", dir);
+	return (RB_EXIT_FAIL);
 }
 
 /* regionbench verify. */
@@ -89,11 +162,8 @@ static int
 cmd_verify_exec(int argc, char **argv)
 {
 	extern const struct command_entry cmd_verify_entry;
-	char path[4096];
-	struct dirent *de;
 	struct stat st;
-	int first_arg, i, rc = 0, n;
-	DIR *d;
+	int first_arg, i, rc = RB_EXIT_OK;
 
 	command_parse(&cmd_verify_entry, NULL, argc, argv, &first_arg);
 	if (first_arg == argc)
@@ -102,35 +172,12 @@ cmd_verify_exec(int argc, char **argv)
 		if (stat(argv[i], &st) == -1 || !S_ISDIR(st.st_mode))
 			die(RB_EXIT_INPUT, "verify: %s is not a directory",
 			    argv[i]);
-		snprintf(path, sizeof path, "%s/meta.json", argv[i]);
-		if (stat(path, &st) == 0) {
-			rc |= verify_dir(argv[i]);
-			continue;
-		}
-		/* A parent of repetitions: verify each child. */
-		if ((d = opendir(argv[i])) == NULL)
-			die_errno(RB_EXIT_INPUT, "verify: %s", argv[i]);
-		n = 0;
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%s/meta.json", argv[i],
-			    de->d_name);
-			if (stat(path, &st) == -1)
-				continue;
-			snprintf(path, sizeof path, "%s/%s", argv[i],
-			    de->d_name);
-			rc |= verify_dir(path);
-			n++;
-		}
-		closedir(d);
-		if (n == 0) {
-			printf("%s: damaged: no meta.json (not a results "
-			    "directory)\n", argv[i]);
-			rc = 1;
-		}
+		if (results_is_run_dir(argv[i]))
+			rc = verify_worse(rc, verify_dir(argv[i]));
+		else
+			rc = verify_worse(rc, verify_parent(argv[i]));
 	}
-	return (rc ? RB_EXIT_FAIL : RB_EXIT_OK);
+	return (rc);
 }
 
 const struct command_entry cmd_verify_entry = {
@@ -142,6 +189,7 @@ const struct command_entry cmd_verify_entry = {
 	    "rows are well formed, t_s never goes backwards and every key is\n"
 	    "in regions.csv.  A directory of repetitions is checked child by\n"
 	    "child.  Exit 0 when whole (saying whether the run completed),\n"
-	    "1 naming what is damaged.",
+	    "1 naming what is damaged, 4 when the run stopped before its\n"
+	    "first sample (no data, not damage).",
 	.exec = cmd_verify_exec,
 };

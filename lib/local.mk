@@ -24,5 +24,7 @@ lib_librb_a_SOURCES = \
 	lib/region-map.c lib/region-map.h \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
 	lib/placement.c lib/placement.h \
+	lib/atomic-file.c lib/atomic-file.h \
+	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
 	lib/sink-csv.c lib/sink-csv.h

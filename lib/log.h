@@ -15,6 +15,7 @@ enum rb_exit {
 	RB_EXIT_FAIL = 1,	/* gate found a regression, verify found damage */
 	RB_EXIT_INPUT = 2,	/* usage or input error */
 	RB_EXIT_ENV = 3,	/* environment can't run it */
+	RB_EXIT_NODATA = 4,	/* verify: stopped before the first sample */
 	RB_EXIT_INTR = 130	/* interrupted */
 };
 

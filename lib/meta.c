@@ -1,10 +1,15 @@
 /*
  * meta.json contents.  The system part (host, kernel, page size, topology,
  * vm settings) is gathered once; a replayed recording brings its own so
- * that re-analysed runs still describe the machine they came from.
+ * that re-analysed runs still describe the machine they came from.  Also
+ * the one reader of meta.json that analysis, charts, the report and verify
+ * share.
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic-file.h"
 #include "log.h"
 #include "meta.h"
 #include "procfile.h"
-#include "sink-csv.h"
 #include "source.h"
 #include "topology.h"
 
@@ -157,15 +162,129 @@ int
 meta_write(json_t *meta, const char *dir, char **cause)
 {
 	char *text = json_dumps(meta, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	char *line;
+	char *line, *path;
 	int rc;
 
 	if (text == NULL)
 		return (fail_with(cause, RB_EXIT_ENV,
 		    "meta.json could not be encoded"));
 	line = xasprintf("%s\n", text);
-	rc = sink_write_file(dir, "meta.json", line, strlen(line), cause);
+	path = xasprintf("%s/meta.json", dir);
+	rc = atomic_file_write(path, line, strlen(line), cause);
+	free(path);
 	free(line);
 	free(text);
 	return (rc);
+}
+
+/*
+ * Load a JSON file that must hold an object.  Errors name the file and the
+ * line, as "PATH:LINE: what" (or "PATH: why" when it cannot be opened).
+ */
+json_t *
+meta_read_object(const char *path, char **cause)
+{
+	json_error_t err;
+	json_t *root;
+
+	if ((root = json_load_file(path, 0, &err)) == NULL) {
+		/* jansson gives line -1 when the file could not be opened. */
+		if (err.line < 1)
+			fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+			    err.text);
+		else
+			fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
+			    err.line, err.text);
+		return (NULL);
+	}
+	if (!json_is_object(root)) {
+		fail_with(cause, RB_EXIT_INPUT, "%s:1: expected a JSON object",
+		    path);
+		json_decref(root);
+		return (NULL);
+	}
+	return (root);
+}
+
+/* Is v a positive power of two? */
+static int
+meta_power_of_two(json_t *v)
+{
+	json_int_t n = json_integer_value(v);
+
+	return (json_is_integer(v) && n > 0 && (n & (n - 1)) == 0);
+}
+
+/*
+ * Read DIR/meta.json, the one door every reader of a results directory
+ * uses: a JSON object of schema version 1 with a page size that is a power
+ * of two and a region size that is positive or null.  Returns the document
+ * (json_decref it), or NULL with a cause.
+ */
+json_t *
+meta_read(const char *dir, char **cause)
+{
+	char *path = xasprintf("%s/meta.json", dir);
+	const char *why = NULL;
+	struct stat st;
+	json_t *root, *v;
+
+	if (stat(path, &st) == -1) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s (not a results "
+		    "directory?)", path, strerror(errno));
+		free(path);
+		return (NULL);
+	}
+	if ((root = meta_read_object(path, cause)) == NULL) {
+		free(path);
+		return (NULL);
+	}
+	v = json_object_get(root, "schema_version");
+	if (!json_is_integer(v) || json_integer_value(v) !=
+	    META_SCHEMA_VERSION)
+		why = "schema_version: expected 1 (a newer regionbench wrote "
+		    "this?)";
+	else if (!meta_power_of_two(json_object_get(root, "page_size")))
+		why = "page_size: expected a positive power of two";
+	else if ((v = json_object_get(root, "region_size_bytes")) != NULL &&
+	    !json_is_null(v) && (!json_is_integer(v) ||
+	    json_integer_value(v) <= 0))
+		why = "region_size_bytes: expected a positive integer or null";
+	if (why != NULL) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path, why);
+		json_decref(root);
+		root = NULL;
+	}
+	free(path);
+	return (root);
+}
+
+/*
+ * A member by dotted path ("kernel.release", "suite.name"), or NULL when
+ * any step is absent or not an object.
+ */
+json_t *
+meta_get(json_t *meta, const char *path)
+{
+	char key[64];
+	const char *dot;
+	size_t len;
+
+	while (json_is_object(meta) && (dot = strchr(path, '.')) != NULL) {
+		len = (size_t)(dot - path);
+		if (len >= sizeof key)
+			return (NULL);
+		memcpy(key, path, len);
+		key[len] = '\0';
+		meta = json_object_get(meta, key);
+		path = dot + 1;
+	}
+	return (json_is_object(meta) ? json_object_get(meta, path) : NULL);
+}
+
+/* A string member by dotted path, or NULL when absent or not a string. */
+const char *
+meta_get_string(json_t *meta, const char *path)
+{
+	return (json_string_value(meta_get(meta, path)));
 }

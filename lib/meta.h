@@ -17,5 +17,9 @@ void	 meta_set_source(json_t *meta, struct source *src);
 void	 meta_set_status(json_t *meta, const char *status);
 int	 meta_write(json_t *meta, const char *dir, char **cause);
 char	*meta_utc_now(void);
+json_t	*meta_read_object(const char *path, char **cause);
+json_t	*meta_read(const char *dir, char **cause);
+json_t	*meta_get(json_t *meta, const char *path);
+const char *meta_get_string(json_t *meta, const char *path);
 
 #endif

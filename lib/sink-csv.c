@@ -1,5 +1,6 @@
 /*
- * CSV sink.  Rows are formatted into a per-file buffer and written with one
+ * CSV sink.  Tables, headers and column order come from csv-schema.h.
+ * Rows are formatted into a per-file buffer and written with one
  * write(2) per file per flush, so a run killed with SIGKILL leaves files that
  * end on a row boundary.  Files are created with O_EXCL|O_NOFOLLOW so a
  * symlink planted in the results directory is never followed.  Text fields
@@ -19,47 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic-file.h"
 #include "log.h"
 #include "sink-csv.h"
-
-static const struct {
-	const char	*name;
-	const char	*header;
-} sink_tables[SINK_NTABLES] = {
-	[SINK_REGIONS] = { "regions.csv",
-	    "node,region,zone,start_pfn,spanned_pages,present_pages,"
-	    "managed_pages,zone_region" },
-	[SINK_SAMPLES] = { "samples.csv",
-	    "t_s,phase,node,region,zone,present_pages,free_pages,"
-	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
-	    "other_pages" },
-	[SINK_BUDDY] = { "buddy.csv",
-	    "t_s,phase,node,region,zone,order,free_blocks" },
-	[SINK_PAGETYPE] = { "pagetype.csv",
-	    "t_s,phase,node,region,zone,migratetype,order,free_blocks,"
-	    "capped" },
-	[SINK_PAGEBLOCKS] = { "pageblocks.csv",
-	    "t_s,phase,node,region,zone,migratetype,blocks" },
-	[SINK_PLACEMENT] = { "placement.csv",
-	    "t_s,phase,workload,pid,node,region,pages" },
-	[SINK_WORKLOADS] = { "workloads.csv",
-	    "phase,workload,thread,metric,value,unit" },
-	[SINK_EVENTS] = { "events.csv", "t_s,event,detail,phase" },
-};
-
-/* File name of a table. */
-const char *
-sink_csv_file_name(enum sink_table table)
-{
-	return (sink_tables[table].name);
-}
-
-/* Header row of a table, without the newline. */
-const char *
-sink_csv_header(enum sink_table table)
-{
-	return (sink_tables[table].header);
-}
 
 /* Make room for len more bytes in a file's row buffer. */
 static void
@@ -130,28 +93,6 @@ sink_key(struct sink_file *f, double t_s, const char *phase,
 	sink_text(f, e->zone);
 }
 
-/* Write a whole buffer, retrying short writes. */
-static int
-sink_write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return (-1);
-		if (n == 0) {
-			errno = ENOSPC;
-			return (-1);
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return (0);
-}
-
 /*
  * Create a results directory and its parents.  An existing directory must
  * be empty, so that two runs never mix their rows.
@@ -202,67 +143,20 @@ sink_make_dir(const char *dir, char **cause)
 }
 
 /*
- * Write a small file atomically: a temporary file in the same directory,
- * fsync, then rename over the final name.
+ * Open the results directory and create every table with its header, but
+ * regions.csv: that one appears whole with the first sample (header and
+ * rows in one atomic replacement), so a directory without it is a run
+ * stopped before its first sample, never a damaged one.
  */
-int
-sink_write_atomic(int dirfd, const char *dir, const char *name,
-    const char *data, size_t len, char **cause)
-{
-	char tmp[256];
-	int fd, saved;
-
-	snprintf(tmp, sizeof tmp, ".%s.tmp", name);
-	unlinkat(dirfd, tmp, 0);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0644);
-	if (fd == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", dir, tmp,
-		    strerror(errno)));
-	if (sink_write_all(fd, data, len) == -1 || fsync(fd) == -1) {
-		saved = errno;
-		close(fd);
-		unlinkat(dirfd, tmp, 0);
-		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: write: %s", dir,
-		    name, strerror(saved)));
-	}
-	close(fd);
-	if (renameat(dirfd, tmp, dirfd, name) == -1) {
-		saved = errno;
-		unlinkat(dirfd, tmp, 0);
-		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: rename: %s", dir,
-		    name, strerror(saved)));
-	}
-	return (0);
-}
-
-/* Write a small file atomically into a directory given by path. */
-int
-sink_write_file(const char *dir, const char *name, const char *data,
-    size_t len, char **cause)
-{
-	int dirfd, rc;
-
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
-		    strerror(errno)));
-	rc = sink_write_atomic(dirfd, dir, name, data, len, cause);
-	if (rc == 0)
-		fsync(dirfd);
-	close(dirfd);
-	return (rc);
-}
-
-/* Open the results directory and create every table with its header. */
 int
 sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 {
+	const struct csv_table_def *def;
 	struct sink_file *f;
 	int i, rc;
 
 	memset(sink, 0, sizeof *sink);
-	for (i = 0; i < SINK_NTABLES; i++)
+	for (i = 0; i < CSV_NTABLES; i++)
 		sink->files[i].fd = -1;
 	sink->dirfd = -1;
 	if ((rc = sink_make_dir(dir, cause)) != 0)
@@ -272,14 +166,17 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 	if (sink->dirfd == -1)
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
 		    strerror(errno)));
-	for (i = 0; i < SINK_NTABLES; i++) {
+	for (i = 0; i < CSV_NTABLES; i++) {
 		f = &sink->files[i];
-		f->fd = openat(sink->dirfd, sink_tables[i].name, O_WRONLY |
-		    O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		def = csv_schema_table(i);
+		sink_printf(f, "%s\n", def->header);
+		if (i == CSV_REGIONS)
+			continue;
+		f->fd = openat(sink->dirfd, def->file, O_WRONLY | O_CREAT |
+		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (f->fd == -1)
 			return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", dir,
-			    sink_tables[i].name, strerror(errno)));
-		sink_printf(f, "%s\n", sink_tables[i].header);
+			    def->file, strerror(errno)));
 	}
 	return (sink_csv_flush(sink, cause));
 }
@@ -309,90 +206,158 @@ sink_region_new(struct sink_csv *sink, const struct snap_entry *e)
 	return (1);
 }
 
+/* Add a zone of a region to regions.csv's rows (kept for rewrites). */
+static void
+sink_region_row(struct sink_file *f, const struct snap_entry *e)
+{
+	sink_printf(f, "%d,%d,", e->node, e->region);
+	sink_text(f, e->zone);
+	sink_printf(f, ",");
+	sink_u64(f, e->start_pfn);
+	sink_printf(f, ",");
+	sink_u64(f, e->spanned);
+	sink_printf(f, ",");
+	sink_u64(f, e->present);
+	sink_printf(f, ",");
+	sink_u64(f, e->managed);
+	sink_printf(f, ",");
+	if (e->zone_region >= 0)
+		sink_printf(f, "%d", e->zone_region);
+	sink_printf(f, "\n");
+}
+
+/* One samples.csv row. */
+static void
+sink_samples_row(struct sink_file *f, double t_s, const char *phase,
+    const struct snap_entry *e)
+{
+	int c;
+
+	sink_key(f, t_s, phase, e);
+	sink_printf(f, ",");
+	sink_u64(f, e->present);
+	sink_printf(f, ",%" PRIu64 ",", e->free_pages);
+	sink_u64(f, e->managed);
+	for (c = 0; c < SNAP_USED_NCLASS; c++) {
+		sink_printf(f, ",");
+		if (e->has_used)
+			sink_u64(f, e->used[c]);
+	}
+	sink_printf(f, "\n");
+}
+
+/* The buddy.csv rows of a key: free blocks per order. */
+static void
+sink_buddy_rows(struct sink_file *f, double t_s, const char *phase,
+    const struct snap_entry *e)
+{
+	int o;
+
+	for (o = 0; o < e->norders; o++) {
+		sink_key(f, t_s, phase, e);
+		sink_printf(f, ",%d,%" PRIu64 "\n", o, e->free_blocks[o]);
+	}
+}
+
+/* The pagetype.csv rows of a key: free blocks per migratetype and order. */
+static void
+sink_pagetype_rows(struct sink_file *f, const struct snapshot *snap,
+    double t_s, const char *phase, const struct snap_entry *e)
+{
+	int m, o;
+
+	for (m = 0; m < snap->nmtypes; m++) {
+		for (o = 0; o < snap->norders; o++) {
+			sink_key(f, t_s, phase, e);
+			sink_printf(f, ",");
+			sink_text(f, snap->mtypes[m]);
+			sink_printf(f, ",%d,%" PRIu64 ",%d\n", o,
+			    e->mt_free[m][o], (e->mt_capped[m] >> o) & 1);
+		}
+	}
+}
+
+/* The pageblocks.csv rows of a key: pageblocks per migratetype. */
+static void
+sink_pageblocks_rows(struct sink_file *f, const struct snapshot *snap,
+    double t_s, const char *phase, const struct snap_entry *e)
+{
+	int m;
+
+	for (m = 0; m < snap->nmtypes; m++) {
+		sink_key(f, t_s, phase, e);
+		sink_printf(f, ",");
+		sink_text(f, snap->mtypes[m]);
+		sink_printf(f, ",%" PRIu64 "\n", e->mt_blocks[m]);
+	}
+}
+
+/* The warnings a snapshot carries, as events. */
+static void
+sink_warnings(struct sink_csv *sink, const struct snapshot *snap,
+    double t_s, const char *phase)
+{
+	char text[64];
+	int i;
+
+	for (i = 0; i < snap->nwarn; i++)
+		sink_csv_event(sink, t_s, "warning", snap->warn[i], phase,
+		    NULL);
+	if (snap->warn_dropped > 0) {
+		snprintf(text, sizeof text, "%d more warnings not recorded",
+		    snap->warn_dropped);
+		sink_csv_event(sink, t_s, "warning", text, phase, NULL);
+	}
+}
+
+/*
+ * Replace regions.csv with every key seen so far, before any row that
+ * names a new key is written: readers never find a key regions.csv lacks.
+ */
+static int
+sink_regions_commit(struct sink_csv *sink, char **cause)
+{
+	struct sink_file *f = &sink->files[CSV_REGIONS];
+	char *why = NULL;
+
+	if (sink->error != NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s", sink->error));
+	if (atomic_file_writeat(sink->dirfd, sink->dir,
+	    csv_schema_table(CSV_REGIONS)->file, f->buf, f->len, &why) != 0) {
+		sink->error = why;
+		return (fail_with(cause, RB_EXIT_ENV, "%s", sink->error));
+	}
+	return (0);
+}
+
 /* Add one snapshot's rows to every table it has data for, then flush. */
 int
 sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
     double t_s, const char *phase, int with_buddy, char **cause)
 {
-	struct sink_file *f;
 	const struct snap_entry *e;
-	int i, o, m, c;
+	int i, rc, new_keys = 0;
 
 	for (i = 0; i < snap->nentries; i++) {
 		e = &snap->entries[i];
 		if (sink_region_new(sink, e)) {
-			f = &sink->files[SINK_REGIONS];
-			sink_printf(f, "%d,%d,", e->node, e->region);
-			sink_text(f, e->zone);
-			sink_printf(f, ",");
-			sink_u64(f, e->start_pfn);
-			sink_printf(f, ",");
-			sink_u64(f, e->spanned);
-			sink_printf(f, ",");
-			sink_u64(f, e->present);
-			sink_printf(f, ",");
-			sink_u64(f, e->managed);
-			sink_printf(f, ",");
-			if (e->zone_region >= 0)
-				sink_printf(f, "%d", e->zone_region);
-			sink_printf(f, "\n");
+			sink_region_row(&sink->files[CSV_REGIONS], e);
+			new_keys = 1;
 		}
-
-		f = &sink->files[SINK_SAMPLES];
-		sink_key(f, t_s, phase, e);
-		sink_printf(f, ",");
-		sink_u64(f, e->present);
-		sink_printf(f, ",%" PRIu64 ",", e->free_pages);
-		sink_u64(f, e->managed);
-		for (c = 0; c < SNAP_USED_NCLASS; c++) {
-			sink_printf(f, ",");
-			if (e->has_used)
-				sink_u64(f, e->used[c]);
-		}
-		sink_printf(f, "\n");
-
-		if (with_buddy) {
-			f = &sink->files[SINK_BUDDY];
-			for (o = 0; o < e->norders; o++) {
-				sink_key(f, t_s, phase, e);
-				sink_printf(f, ",%d,%" PRIu64 "\n", o,
-				    e->free_blocks[o]);
-			}
-		}
-		if (e->has_mt_free) {
-			f = &sink->files[SINK_PAGETYPE];
-			for (m = 0; m < snap->nmtypes; m++) {
-				for (o = 0; o < snap->norders; o++) {
-					sink_key(f, t_s, phase, e);
-					sink_printf(f, ",");
-					sink_text(f, snap->mtypes[m]);
-					sink_printf(f, ",%d,%" PRIu64 ",%d\n",
-					    o, e->mt_free[m][o],
-					    (e->mt_capped[m] >> o) & 1);
-				}
-			}
-		}
-		if (e->has_mt_blocks) {
-			f = &sink->files[SINK_PAGEBLOCKS];
-			for (m = 0; m < snap->nmtypes; m++) {
-				sink_key(f, t_s, phase, e);
-				sink_printf(f, ",");
-				sink_text(f, snap->mtypes[m]);
-				sink_printf(f, ",%" PRIu64 "\n",
-				    e->mt_blocks[m]);
-			}
-		}
+		sink_samples_row(&sink->files[CSV_SAMPLES], t_s, phase, e);
+		if (with_buddy)
+			sink_buddy_rows(&sink->files[CSV_BUDDY], t_s, phase,
+			    e);
+		if (e->has_mt_free)
+			sink_pagetype_rows(&sink->files[CSV_PAGETYPE], snap,
+			    t_s, phase, e);
+		if (e->has_mt_blocks)
+			sink_pageblocks_rows(&sink->files[CSV_PAGEBLOCKS],
+			    snap, t_s, phase, e);
 	}
-	for (i = 0; i < snap->nwarn; i++)
-		sink_csv_event(sink, t_s, "warning", snap->warn[i], phase,
-		    NULL);
-	if (snap->warn_dropped > 0) {
-		char text[64];
-
-		snprintf(text, sizeof text, "%d more warnings not recorded",
-		    snap->warn_dropped);
-		sink_csv_event(sink, t_s, "warning", text, phase, NULL);
-	}
+	sink_warnings(sink, snap, t_s, phase);
+	if (new_keys && (rc = sink_regions_commit(sink, cause)) != 0)
+		return (rc);
 	return (sink_csv_flush(sink, cause));
 }
 
@@ -401,7 +366,7 @@ int
 sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
     const char *detail, const char *phase, char **cause)
 {
-	struct sink_file *f = &sink->files[SINK_EVENTS];
+	struct sink_file *f = &sink->files[CSV_EVENTS];
 
 	(void)cause;
 	sink_printf(f, "%.3f,", t_s);
@@ -419,7 +384,7 @@ int
 sink_csv_placement(struct sink_csv *sink, double t_s, const char *phase,
     const char *workload, long pid, int node, int region, uint64_t pages)
 {
-	struct sink_file *f = &sink->files[SINK_PLACEMENT];
+	struct sink_file *f = &sink->files[CSV_PLACEMENT];
 
 	sink_printf(f, "%.3f,", t_s);
 	sink_text(f, phase);
@@ -435,7 +400,7 @@ sink_csv_workload(struct sink_csv *sink, const char *phase,
     const char *workload, const char *thread, const char *metric,
     double value, const char *unit)
 {
-	struct sink_file *f = &sink->files[SINK_WORKLOADS];
+	struct sink_file *f = &sink->files[CSV_WORKLOADS];
 
 	sink_text(f, phase);
 	sink_printf(f, ",");
@@ -462,13 +427,13 @@ sink_csv_flush(struct sink_csv *sink, char **cause)
 
 	if (sink->error != NULL)
 		return (fail_with(cause, RB_EXIT_ENV, "%s", sink->error));
-	for (i = 0; i < SINK_NTABLES; i++) {
+	for (i = 0; i < CSV_NTABLES; i++) {
 		f = &sink->files[i];
 		if (f->len == 0 || f->fd == -1)
 			continue;
-		if (sink_write_all(f->fd, f->buf, f->len) == -1) {
+		if (atomic_write_all(f->fd, f->buf, f->len) == -1) {
 			sink->error = xasprintf("%s/%s: write: %s", sink->dir,
-			    sink_tables[i].name, strerror(errno));
+			    csv_schema_table(i)->file, strerror(errno));
 			return (fail_with(cause, RB_EXIT_ENV, "%s",
 			    sink->error));
 		}
@@ -484,12 +449,12 @@ sink_csv_close(struct sink_csv *sink, char **cause)
 	int i, rc;
 
 	rc = sink_csv_flush(sink, cause);
-	for (i = 0; i < SINK_NTABLES; i++) {
+	for (i = 0; i < CSV_NTABLES; i++) {
 		if (sink->files[i].fd != -1) {
 			if (rc == 0 && fsync(sink->files[i].fd) == -1)
 				rc = fail_with(cause, RB_EXIT_ENV,
 				    "%s/%s: fsync: %s", sink->dir,
-				    sink_tables[i].name, strerror(errno));
+				    csv_schema_table(i)->file, strerror(errno));
 			close(sink->files[i].fd);
 			sink->files[i].fd = -1;
 		}

@@ -1,7 +1,8 @@
 /*
  * The CSV sink writes a results directory (DESIGN.md section 5): one file
- * per table, header first, whole rows per write, flushed every sample.  It
- * knows snapshots and rows, never /proc.
+ * per table, header first, whole rows per write, flushed every sample;
+ * regions.csv is replaced whole, never appended to.  It knows snapshots
+ * and rows, never /proc.
  */
 #ifndef RB_SINK_CSV_H
 #define RB_SINK_CSV_H
@@ -10,19 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "csv-schema.h"
 #include "snapshot.h"
-
-enum sink_table {
-	SINK_REGIONS,
-	SINK_SAMPLES,
-	SINK_BUDDY,
-	SINK_PAGETYPE,
-	SINK_PAGEBLOCKS,
-	SINK_PLACEMENT,
-	SINK_WORKLOADS,
-	SINK_EVENTS,
-	SINK_NTABLES
-};
 
 struct sink_file {
 	int		 fd;
@@ -34,7 +24,9 @@ struct sink_file {
 struct sink_csv {
 	char		 dir[PATH_MAX];
 	int		 dirfd;
-	struct sink_file files[SINK_NTABLES];
+	struct sink_file files[CSV_NTABLES];
+	/* files[CSV_REGIONS] has no fd: its buffer keeps every row, and the
+	 * file is replaced whole when a sample brings a new key. */
 	int		 nregions;	/* region keys already in regions.csv */
 	int		 region_cap;
 	struct {
@@ -44,8 +36,6 @@ struct sink_csv {
 	char		*error;		/* first write error, kept */
 };
 
-const char *sink_csv_file_name(enum sink_table table);
-const char *sink_csv_header(enum sink_table table);
 int	 sink_csv_open(struct sink_csv *sink, const char *dir, char **cause);
 int	 sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 	     double t_s, const char *phase, int with_buddy, char **cause);
@@ -59,10 +49,6 @@ int	 sink_csv_workload(struct sink_csv *sink, const char *phase,
 	     double value, const char *unit);
 int	 sink_csv_flush(struct sink_csv *sink, char **cause);
 int	 sink_csv_close(struct sink_csv *sink, char **cause);
-int	 sink_write_atomic(int dirfd, const char *dir, const char *name,
-	     const char *data, size_t len, char **cause);
-int	 sink_write_file(const char *dir, const char *name, const char *data,
-	     size_t len, char **cause);
 int	 sink_make_dir(const char *dir, char **cause);
 
 #endif
