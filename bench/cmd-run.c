@@ -120,10 +120,11 @@ cmd_run_exec(int argc, char **argv)
 	    &cause);
 	if (path == NULL)
 		die(RB_EXIT_INPUT, "run: %s", cause);
-	if ((rc = suite_load(&suite, path, run_check_workload,
-	    run_check_option, &cause)) != 0)
-		die(-rc, "%s", cause);
+	rc = suite_load(&suite, path, run_check_workload, run_check_option,
+	    &cause);
 	free(path);
+	if (rc != 0)
+		die(-rc, "%s", cause);
 	/* The suite's source settings apply unless given on the command line. */
 	if (suite.source != NULL && strcmp(cli.source, "auto") == 0) {
 		free(cli.source);
