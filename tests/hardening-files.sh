@@ -78,6 +78,30 @@ if "$REGIONBENCH" help | grep -q '^  chart '; then
 	untouched "chart into a directory with planted links (exit $RC)"
 fi
 
+# The temporary names chart renders into, planted as links beforehand:
+# the shell plants them for its own PID and then execs chart, which keeps
+# it.  Both spellings: PATH.tmp.PID and .NAME.tmp.PID.N.
+if "$REGIONBENCH" help | grep -q '^  chart '; then
+	cd_="$WORK/tmpcharts"
+	mkdir "$cd_"
+	sh -c 'd=$1; v=$2; shift 2
+	for f in heatmap spread seed frag placement; do
+		for e in png svg; do
+			ln -s "$v" "$d/$f.$e.tmp.$$"
+			for n in 0 1 2 3 4 5 6 7 8 9; do
+				ln -s "$v" "$d/.$f.$e.tmp.$$.$n"
+			done
+		done
+	done
+	exec "$@"' sh "$cd_" "$V" "$REGIONBENCH" chart "$out" --out "$cd_" \
+	    --format png,svg >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 0 "chart with links planted at its temporary names"
+	untouched "chart's temporary names planted as links"
+	[ -f "$cd_/heatmap.png" ] && [ ! -L "$cd_/heatmap.png" ]
+	ok $? "heatmap.png is a regular file"
+fi
+
 # No shell is ever started with a string from options or files.
 n=$(grep -n -E '\b(system|popen)[[:space:]]*\(' \
     "$top_srcdir"/lib/*.c "$top_srcdir"/bench/*.c \
