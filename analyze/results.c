@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "csv-schema.h"
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "results.h"
@@ -233,7 +234,11 @@ reader_run(const char *dir, enum csv_table table, int tolerate_cut,
 
 	memset(&rd, 0, sizeof rd);
 	path = xasprintf("%s/%s", dir, def->file);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = input_open(path, 0, cause)) < -1) {
+		free(path);
+		return (fd);
+	}
+	if (fd == -1) {
 		rc = 0;
 		if (errno != ENOENT || !def->may_be_absent)
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
@@ -1075,9 +1080,9 @@ no_data_entry(const char *dir, const char *name)
 	if (!csv_schema_names_region(def))
 		return (1);
 	path = xasprintf("%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = input_open(path, O_NOFOLLOW, NULL);
 	free(path);
-	if (fd == -1)
+	if (fd < 0)
 		return (0);
 	n = read(fd, buf, sizeof buf);
 	close(fd);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "input-file.h"
 #include "log.h"
 #include "metrics.h"
 #include "output.h"
@@ -105,12 +106,15 @@ bad:
 static void
 power_load(const char *path, struct power_model *pm)
 {
+	char *cause;
+	FILE *f;
 	int rc;
 
 	memset(pm, 0, sizeof *pm);
-	rc = ini_parse(path, power_handler, pm);
-	if (rc == -1)
-		die_errno(RB_EXIT_INPUT, "%s", path);
+	if ((f = input_fopen(path, &cause)) == NULL)
+		die(RB_EXIT_INPUT, "%s", cause);
+	rc = ini_parse_file(f, power_handler, pm);
+	fclose(f);
 	if (rc != 0)
 		die(RB_EXIT_INPUT, "%s:%d: %s", path, rc, pm->bad != NULL ?
 		    pm->bad : "expected key = value");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "suite.h"
 #include "units.h"
@@ -313,10 +314,8 @@ suite_read_file(const char *path, char **cause)
 	size_t len = 0, cap = 0, n;
 	FILE *f;
 
-	if ((f = fopen(path, "re")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+	if ((f = input_fopen(path, cause)) == NULL)
 		return (NULL);
-	}
 	for (;;) {
 		if (len + 4096 + 1 > cap) {
 			cap = cap == 0 ? 8192 : cap * 2;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "procfile.h"
@@ -186,8 +187,18 @@ meta_read_object(const char *path, char **cause)
 {
 	json_error_t err;
 	json_t *root;
+	int fd;
 
-	if ((root = json_load_file(path, 0, &err)) == NULL) {
+	if ((fd = input_open(path, 0, cause)) < -1)
+		return (NULL);
+	if (fd == -1) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno));
+		return (NULL);
+	}
+	root = json_loadfd(fd, 0, &err);
+	close(fd);
+	if (root == NULL) {
 		/* jansson gives line -1 when the file could not be opened. */
 		if (err.line < 1)
 			fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,

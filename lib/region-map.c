@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "region-map.h"
 #include "units.h"
@@ -41,7 +42,9 @@ region_map_read_small(const char *path, char *buf, size_t len, char **cause)
 	ssize_t n;
 	int fd, saved;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = input_open(path, 0, cause)) < -1)
+		return (fd);
+	if (fd == -1) {
 		saved = errno;
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
 		    strerror(saved)));
@@ -485,9 +488,8 @@ region_map_read_file(struct region_map *map, char **cause)
 	size_t len;
 	FILE *f;
 
-	if ((f = fopen(map->file, "r")) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", map->file,
-		    strerror(errno)));
+	if ((f = input_fopen(map->file, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
 	while (fgets(line, sizeof line, f) != NULL) {
 		lineno++;
 		len = strlen(line);

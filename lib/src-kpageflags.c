@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "procfs.h"
 #include "region-map.h"
@@ -862,7 +863,12 @@ src_kpageflags_open(struct source *src, char **cause)
 	src->priv = kp;
 	snprintf(kp->path, sizeof kp->path, "%s/kpageflags",
 	    src->cfg.proc_root);
-	if ((kp->fd = open(kp->path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((kp->fd = input_open(kp->path, 0, cause)) < -1) {
+		rc = kp->fd;
+		kp->fd = -1;
+		goto fail;
+	}
+	if (kp->fd == -1) {
 		saved = errno;
 		if (saved == EACCES || saved == EPERM)
 			rc = fail_with(cause, RB_EXIT_ENV, "%s: %s: the "

@@ -1,0 +1,87 @@
+# Inputs that are not what they claim to be.  A FIFO (or any non-regular
+# file) where a /proc file, a results file, a suite or a rules file is
+# expected is refused at once with exit 2, never read (a FIFO with no
+# writer would block the reader for ever).  Every command runs under a
+# timeout so that a hang fails the test instead of make check.
+. "$top_srcdir/tests/cli-lib.sh"
+
+# trb ARGS...: rb under a 5 s timeout (exit 124 on a hang).
+trb() {
+	timeout -s KILL 5 "$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" \
+	    </dev/null
+	RC=$?
+}
+
+MKTREE="$top_builddir/tests/kpf-mktree"
+
+# A --proc tree with one file replaced by a FIFO.
+for f in zoneinfo buddyinfo pagetypeinfo; do
+	d="$WORK/proc-$f"
+	cp -r "$FIXTURES/6.18" "$d"
+	rm "$d/$f"
+	mkfifo "$d/$f"
+	trb sample --source zone --proc "$d" --count 1 --out "$WORK/s-$f" \
+	    --quiet
+	expect_rc 2 "sample refuses a FIFO as $f"
+	expect_err "$f: .*not a regular file" "sample: the FIFO $f is named"
+done
+
+# kpageflags as a FIFO on the synthetic machine.
+T="$WORK/tree"
+mkdir -p "$T"
+"$MKTREE" "$T" all || { echo "Bail out! kpf-mktree failed"; exit 1; }
+rm "$T/proc/kpageflags"
+mkfifo "$T/proc/kpageflags"
+trb sample --source kpageflags --proc "$T/proc" --sys "$T/sys" \
+    --region-size 256M --count 1 --out "$WORK/s-kpf" --quiet
+expect_rc 2 "sample refuses a FIFO as kpageflags"
+expect_err "kpageflags: .*not a regular file" "sample: the FIFO kpageflags is named"
+
+# A results directory with samples.csv, meta.json or regions.csv a FIFO.
+trb sample --source zone --proc "$FIXTURES/6.18" --count 3 \
+    --interval 10ms --out "$WORK/good" --quiet
+expect_rc 0 "a good results directory to damage"
+for f in samples.csv meta.json regions.csv; do
+	d="$WORK/fifo-$f"
+	cp -r "$WORK/good" "$d"
+	rm "$d/$f"
+	mkfifo "$d/$f"
+	for cmd in verify analyze chart report; do
+		if [ $cmd = report ]; then
+			trb report "$d" --out "$WORK/report-$f.html"
+		elif [ $cmd = chart ]; then
+			trb chart "$d" --out "$WORK/charts-$f"
+		else
+			trb $cmd "$d"
+		fi
+		# verify reports damage on stdout with exit 1.
+		if [ $cmd = verify ]; then
+			expect_rc 1 "verify calls a FIFO $f damage"
+			cat "$WORK/out" >>"$WORK/err"
+		else
+			expect_rc 2 "$cmd refuses a FIFO as $f"
+		fi
+		expect_err "$f: a FIFO, not a regular file|no meta.json" \
+		    "$cmd: the FIFO $f is named"
+	done
+	trb compare "$WORK/good" "$d"
+	expect_rc 2 "compare refuses a FIFO as $f"
+done
+
+# A suite file, gate rules and a region map that are FIFOs.
+mkfifo "$WORK/suite.ini" "$WORK/rules.ini" "$WORK/map.csv"
+trb run "$WORK/suite.ini" --source zone --out "$WORK/r" --no-charts --quiet
+expect_rc 2 "run refuses a FIFO as the suite file"
+expect_err "suite.ini: .*not a regular file" "run: the FIFO suite is named"
+trb gate --baseline "$WORK/good" --candidate "$WORK/good" --rules "$WORK/rules.ini"
+expect_rc 2 "gate refuses a FIFO as its rules"
+expect_err "rules.ini: .*not a regular file" "gate: the FIFO rules are named"
+T2="$WORK/tree2"
+mkdir -p "$T2"
+"$MKTREE" "$T2" all
+trb placement --proc "$T2/proc" --sys "$T2/sys" --pid 4242 \
+    --region-map "$WORK/map.csv"
+expect_rc 2 "placement refuses a FIFO as the region map"
+expect_err "map.csv: .*not a regular file" "placement: the FIFO map is named"
+
+done_testing
