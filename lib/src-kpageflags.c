@@ -98,8 +98,9 @@ struct src_kpageflags_worker {
 	uint64_t			 hi;
 	uint64_t			*buf;
 	struct src_kpageflags_acc	*acc;
-	int				 err;
+	int				 err;		/* errno, or -1: short */
 	uint64_t			 err_pfn;
+	uint64_t			 err_off;	/* bytes, when short */
 };
 
 struct src_kpageflags {
@@ -110,6 +111,7 @@ struct src_kpageflags {
 	struct snapshot			 after;
 	struct procfile			 after_file;
 	int				 maxorder;
+	uint64_t			 span_end;	/* end pfn of the zones */
 	uint64_t			 batch_pfns;
 	enum src_kpageflags_marking	 marking;
 	int				 head_rule;
@@ -253,10 +255,14 @@ src_kpageflags_piece_head(struct src_kpageflags_acc *a, const uint64_t *f,
 	a->present += n - absent;
 }
 
-/* Read pfns [p, end) into buf; pfns past the end of the file are absent. */
+/*
+ * Read pfns [p, end) into buf.  The file must hold 8 bytes for every pfn
+ * up to the end of the zones; pfns past both are absent.  Returns 0, an
+ * errno, or -1 for a file cut short or of odd length (*off says where).
+ */
 static int
 src_kpageflags_pread(struct src_kpageflags *kp, uint64_t *buf, uint64_t p,
-    uint64_t end)
+    uint64_t end, uint64_t *off)
 {
 	size_t want = (end - p) * sizeof *buf, got = 0;
 	ssize_t n;
@@ -272,6 +278,11 @@ src_kpageflags_pread(struct src_kpageflags *kp, uint64_t *buf, uint64_t p,
 		if (n == 0)
 			break;
 		got += (size_t)n;
+	}
+	if (got % sizeof *buf != 0 || (got < want &&
+	    p + got / sizeof *buf < kp->span_end)) {
+		*off = p * sizeof *buf + got;
+		return (-1);
 	}
 	for (i = got / sizeof *buf; i < end - p; i++)
 		buf[i] = KPF_NOPAGE;
@@ -312,7 +323,8 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 			e = sg[++t].end_pfn;
 		if (wend > e)
 			wend = e;
-		if ((w->err = src_kpageflags_pread(kp, w->buf, p, wend)) != 0) {
+		if ((w->err = src_kpageflags_pread(kp, w->buf, p, wend,
+		    &w->err_off)) != 0) {
 			w->err_pfn = p;
 			return;
 		}
@@ -405,6 +417,12 @@ src_kpageflags_run(struct src_kpageflags *kp, char **cause)
 	if (kp->nthreads > 1)
 		pthread_barrier_wait(&kp->done);
 	for (t = 0; t < kp->nthreads; t++) {
+		if (kp->workers[t].err == -1)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s: cut short "
+			    "at offset %" PRIu64 ": expected 8 bytes for every "
+			    "pfn up to pfn %" PRIu64 " (the end of the zones)",
+			    kp->path,
+			    kp->workers[t].err_off, kp->span_end));
 		if (kp->workers[t].err != 0)
 			return (fail_with(cause, RB_EXIT_ENV, "%s: pread at pfn"
 			    " %" PRIu64 ": %s", kp->path,
@@ -850,6 +868,7 @@ src_kpageflags_open(struct source *src, char **cause)
 	struct region_map_config mcfg;
 	struct src_kpageflags *kp;
 	struct src_kpageflags_worker *w;
+	const struct snap_entry *e;
 	void *buf;
 	int rc, saved, t;
 
@@ -889,6 +908,14 @@ src_kpageflags_open(struct source *src, char **cause)
 		goto fail;
 	}
 	kp->maxorder = kp->before.norders - 1;
+	for (t = 0; t < kp->before.nentries; t++) {
+		e = &kp->before.entries[t];
+		/* Zones without present pages (ZONE_DEVICE) may lie past it. */
+		if (e->start_pfn != SNAP_UNKNOWN && e->spanned != SNAP_UNKNOWN &&
+		    e->present != SNAP_UNKNOWN && e->present > 0 &&
+		    e->start_pfn + e->spanned > kp->span_end)
+			kp->span_end = e->start_pfn + e->spanned;
+	}
 	kp->batch_pfns = SRC_KPAGEFLAGS_BATCH / sizeof (uint64_t);
 
 	memset(&mcfg, 0, sizeof mcfg);

@@ -84,4 +84,24 @@ trb placement --proc "$T2/proc" --sys "$T2/sys" --pid 4242 \
 expect_rc 2 "placement refuses a FIFO as the region map"
 expect_err "map.csv: .*not a regular file" "placement: the FIFO map is named"
 
+# A kpageflags cut short or of odd length (not 8 bytes per pfn up to the
+# end of the zones zoneinfo describes): exit 2 naming file and offset.
+T3="$WORK/tree3"
+mkdir -p "$T3"
+"$MKTREE" "$T3" all
+full=$(wc -c <"$T3/proc/kpageflags")
+cp "$T3/proc/kpageflags" "$WORK/kpageflags.full"
+for len in 0 1 7 1001 $((full / 2)) $((full - 4)); do
+	head -c "$len" "$WORK/kpageflags.full" >"$T3/proc/kpageflags"
+	trb sample --source kpageflags --proc "$T3/proc" --sys "$T3/sys" \
+	    --region-size 256M --count 1 --out "$WORK/kpf-$len" --quiet
+	expect_rc 2 "sample refuses a kpageflags of $len bytes"
+	expect_err "kpageflags: .*offset [0-9]+" \
+	    "kpageflags of $len bytes: the file and offset are named"
+done
+cp "$WORK/kpageflags.full" "$T3/proc/kpageflags"
+trb sample --source kpageflags --proc "$T3/proc" --sys "$T3/sys" \
+    --region-size 256M --count 1 --out "$WORK/kpf-full" --quiet
+expect_rc 0 "the whole kpageflags is still read"
+
 done_testing
