@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -600,7 +601,7 @@ runner_subcommand(char **argv)
 {
 	const struct command_entry *entry = command_lookup(argv[0]);
 	int argc, status;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (entry == NULL)
 		return (-1);
@@ -610,8 +611,13 @@ runner_subcommand(char **argv)
 	fflush(stderr);
 	if ((pid = fork()) == -1)
 		return (-1);
-	if (pid == 0)
+	if (pid == 0) {
+		/* Die with the runner, even if it died before this line. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(RB_EXIT_FAIL);
 		_exit(entry->exec(argc, argv));
+	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		continue;
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -61,4 +61,59 @@ for delay in 0.2 0.8 2.2; do
 	fi
 done
 
+# SIGKILL of the runner while a child draws charts or writes the analysis:
+# the child dies with it (PR_SET_PDEATHSIG).  The test catches a child of
+# the runner once the phases are over, stops it (so it cannot finish on
+# its own first), kills the runner and waits for the child to go.
+cat >"$WORK/short.ini" <<INI
+[suite]
+name = short
+interval = 10ms
+
+[phase touch]
+workload = pagetest
+size = 8M
+threads = 1
+hold = 1500ms
+INI
+caught=""
+for try in 1 2 3 4 5; do
+	out="$WORK/post-$try"
+	"$REGIONBENCH" run "$WORK/short.ini" --source zone --out "$out" \
+	    --quiet >/dev/null 2>&1 </dev/null &
+	pid=$!
+	# Until the run ends: the first child forked after meta.json says
+	# complete is an analysis, chart or report child.
+	while kill -0 $pid 2>/dev/null; do
+		if grep -q '"status": "complete"' "$out/meta.json" 2>/dev/null
+		then
+			c=$(pgrep -P $pid | head -n 1)
+			if [ -n "$c" ] && kill -STOP "$c" 2>/dev/null; then
+				caught=$c
+				break
+			fi
+		fi
+		sleep 0.005
+	done
+	[ -n "$caught" ] && break
+	wait $pid 2>/dev/null
+done
+if [ -n "$caught" ]; then
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	gone=1
+	for _ in $(seq 1 50); do
+		kill -0 "$caught" 2>/dev/null || { gone=0; break; }
+		sleep 0.1
+	done
+	ok $gone "SIGKILL during analysis/charts: the child does not outlive the runner"
+	if [ $gone -ne 0 ]; then
+		diag "$(ps -o pid,ppid,stat,args -p "$caught")"
+		kill -KILL "$caught" 2>/dev/null
+		kill -CONT "$caught" 2>/dev/null
+	fi
+else
+	ok 0 "# SKIP no analysis or chart child caught in 5 runs"
+fi
+
 done_testing
