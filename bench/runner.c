@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic-file.h"
 #include "command.h"
 #include "log.h"
 #include "meta.h"
@@ -594,14 +595,17 @@ runner_repetition(struct runner *r, json_t *system)
 
 /*
  * Run another regionbench command in a child process, so that its errors
- * (which exit) cannot take the runner down with them.
+ * (which exit) cannot take the runner down with them.  A SIGINT or
+ * SIGTERM of the runner ends the child; its temporary files in dir and
+ * dir/charts are removed.
  */
 static int
-runner_subcommand(char **argv)
+runner_subcommand(const char *dir, char **argv)
 {
 	const struct command_entry *entry = command_lookup(argv[0]);
-	int argc, status;
-	pid_t pid, parent = getpid();
+	int argc, status, killed = 0;
+	pid_t pid, parent = getpid(), w;
+	char *charts;
 
 	if (entry == NULL)
 		return (-1);
@@ -616,10 +620,27 @@ runner_subcommand(char **argv)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(RB_EXIT_FAIL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		_exit(entry->exec(argc, argv));
 	}
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		continue;
+	/* Poll, so that a signal landing just before a wait is not missed. */
+	while ((w = waitpid(pid, &status, WNOHANG)) != pid) {
+		if (w == -1 && errno != EINTR)
+			return (-1);
+		if (runner_signal != 0 && !killed) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		runner_nap(RUNNER_POLL_NS);
+	}
+	if (killed) {
+		atomic_file_clean(dir, (long)pid);
+		charts = xasprintf("%s/charts", dir);
+		atomic_file_clean(charts, (long)pid);
+		free(charts);
+		return (-1);
+	}
 	return (WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -645,25 +666,28 @@ runner_report(struct runner *r)
 		/* summary.csv is still written; nothing is printed. */
 		saved = stdout;
 		stdout = fopen("/dev/null", "w");
-		rc = runner_subcommand(quiet_argv);
+		rc = runner_subcommand(r->dir, quiet_argv);
 	} else {
-		rc = runner_subcommand(brief_argv);
+		rc = runner_subcommand(r->dir, brief_argv);
 		if (rc == 0 && r->suite->seed_table) {
 			putchar('\n');
-			rc = runner_subcommand(seed_argv);
+			rc = runner_subcommand(r->dir, seed_argv);
 		}
 	}
-	if (rc != 0)
+	if (rc != 0 && runner_signal == 0)
 		log_warnx("run: analyze %s failed; the results are complete, "
 		    "run it again by hand", r->dir);
-	if (!r->set->no_charts) {
+	if (!r->set->no_charts && runner_signal == 0) {
 		snprintf(report_path, sizeof report_path, "%s/report.html",
 		    r->dir);
 		report_argv[3] = report_path;
-		if (runner_subcommand(chart_argv) != 0)
-			log_warnx("run: charts of %s failed", r->dir);
-		else if (runner_subcommand(report_argv) != 0)
-			log_warnx("run: report of %s failed", r->dir);
+		if (runner_subcommand(r->dir, chart_argv) != 0) {
+			if (runner_signal == 0)
+				log_warnx("run: charts of %s failed", r->dir);
+		} else if (runner_subcommand(r->dir, report_argv) != 0) {
+			if (runner_signal == 0)
+				log_warnx("run: report of %s failed", r->dir);
+		}
 		else if (saved == NULL)
 			printf("report: %s\n", report_path);
 	}
@@ -671,6 +695,37 @@ runner_report(struct runner *r)
 		fclose(stdout);
 		stdout = saved;
 	}
+}
+
+/*
+ * A signal came after the phases, while (or before) the analysis, charts
+ * and report were written: meta.json says complete; make it say
+ * interrupted, and when.
+ */
+static int
+runner_mark_interrupted(const char *dir)
+{
+	char *path = xasprintf("%s/meta.json", dir), *cause = NULL;
+	json_t *meta;
+	int rc = RB_EXIT_INTR;
+
+	if ((meta = meta_read_object(path, &cause)) != NULL) {
+		meta_set_status(meta, "interrupted");
+		json_object_set_new(meta, "interrupted_during",
+		    json_string("analysis"));
+		if (meta_write(meta, dir, &cause) != 0) {
+			json_decref(meta);
+			meta = NULL;
+		}
+	}
+	if (meta == NULL) {
+		log_errorx("run: %s", cause);
+		rc = RB_EXIT_ENV;
+	}
+	free(cause);
+	json_decref(meta);
+	free(path);
+	return (rc);
 }
 
 /* Run a suite, possibly repeated; returns the exit code. */
@@ -738,6 +793,12 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		    rc == RB_EXIT_INTR))
 			code = rc;
 		runner_report(&r);
+		if (runner_signal != 0 && (rc == RB_EXIT_OK ||
+		    rc == RB_EXIT_FAIL)) {
+			rc = runner_mark_interrupted(r.dir);
+			if (code != RB_EXIT_ENV)
+				code = rc;
+		}
 	}
 	printf("%s\n", parent);
 
