@@ -639,6 +639,7 @@ cmd_analyze_exec(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	memset(&pm, 0, sizeof pm);
 	command_parse(&cmd_analyze_entry, &st, argc, argv, &first);
+	output_escape_stdout();
 	if (argc - first != 1) {
 		log_errorx("analyze: expected one results directory");
 		command_usage(stderr, &cmd_analyze_entry);

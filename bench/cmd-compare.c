@@ -362,6 +362,7 @@ cmd_compare_exec(int argc, char **argv)
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_compare_entry, &st, argc, argv, &first);
+	output_escape_stdout();
 	if (argc - first < 1) {
 		log_errorx("compare: expected at least one results directory");
 		command_usage(stderr, &cmd_compare_entry);

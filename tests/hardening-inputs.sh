@@ -104,4 +104,38 @@ trb sample --source kpageflags --proc "$T3/proc" --sys "$T3/sys" \
     --region-size 256M --count 1 --out "$WORK/kpf-full" --quiet
 expect_rc 0 "the whole kpageflags is still read"
 
+# Names from a results directory with escape sequences are printed with
+# the control characters escaped; a CSV cell that a spreadsheet would take
+# for a formula (= + - @ tab CR first) is prefixed with a quote.
+ESC=$(printf '\033')
+trb sample --source zone --proc "$FIXTURES/6.18" --count 3 \
+    --interval 10ms --out "$WORK/evil" --label "x${ESC}]0;owned${ESC}[2Jy" \
+    --quiet
+expect_rc 0 "sample with an escape sequence in its label"
+for f in samples.csv buddy.csv events.csv pagetype.csv; do
+	[ -f "$WORK/evil/$f" ] || continue
+	sed -i 's/,sample,/,=HYPERLINK(1),/; s/,sample$/,=HYPERLINK(1)/' \
+	    "$WORK/evil/$f"
+done
+sed -i 's/^\( *\)"sample"$/\1"=HYPERLINK(1)"/' "$WORK/evil/meta.json"
+for fmt in text markdown csv; do
+	trb analyze "$WORK/evil" --format $fmt
+	expect_rc 0 "analyze --format $fmt of a run with hostile names"
+	! grep -q "$ESC" "$WORK/out"
+	ok $? "analyze --format $fmt: no raw ESC on stdout"
+done
+trb analyze "$WORK/evil"
+grep -q 'x\\x1b\]0;owned' "$WORK/out" || grep -q 'x\\033\]0;owned' "$WORK/out"
+ok $? "analyze: the label is shown with the ESC escaped"
+trb analyze "$WORK/no${ESC}[2Jsuch"
+grep -q 'no\\x1b\[2Jsuch' "$WORK/err" && ! grep -q "$ESC" "$WORK/err"
+ok $? "error messages show the ESC of a name escaped (exit $RC)"
+trb compare "$WORK/evil" "$WORK/evil"
+! grep -q "$ESC" "$WORK/out"
+ok $? "compare: no raw ESC on stdout (exit $RC)"
+! grep -q '^=\|,=' "$WORK/evil/summary.csv"
+ok $? "summary.csv: no cell begins with ="
+grep -q "'=HYPERLINK" "$WORK/evil/summary.csv"
+ok $? "summary.csv: the formula-like name is prefixed with a quote"
+
 done_testing
