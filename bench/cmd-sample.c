@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -154,6 +155,7 @@ cmd_sample_exec(int argc, char **argv)
 	uint64_t seq = 0;
 	double t_s = 0;
 	int first_arg, rc, exit_code = RB_EXIT_OK, tty, limited, w;
+	int outfd = -1;
 
 	command_parse_source(&cmd_sample_entry, &set, &cli, argc, argv,
 	    &first_arg);
@@ -179,6 +181,9 @@ cmd_sample_exec(int argc, char **argv)
 	if (set.out != NULL) {
 		if ((rc = sink_csv_open(&sink, set.out, &cause)) != 0)
 			die(-rc, "sample: %s", cause);
+		/* meta.json goes where the CSVs go, even after they close. */
+		if ((outfd = fcntl(sink.dirfd, F_DUPFD_CLOEXEC, 0)) == -1)
+			die_errno(RB_EXIT_ENV, "sample: %s", set.out);
 		sinkp = &sink;
 		meta = meta_new("sample", set.label, system);
 		meta_set_source(meta, &src);
@@ -189,7 +194,7 @@ cmd_sample_exec(int argc, char **argv)
 		if (set.replay != NULL)
 			json_object_set_new(meta, "replay_of",
 			    json_string(set.replay));
-		if ((rc = meta_write(meta, sink.dir, &cause)) != 0)
+		if ((rc = meta_writeat(meta, outfd, sink.dir, &cause)) != 0)
 			die(-rc, "sample: %s", cause);
 	}
 	if (set.record != NULL) {
@@ -221,7 +226,7 @@ cmd_sample_exec(int argc, char **argv)
 	    units_now_ns(), "sample", &cause)) != 0) {
 		if (meta != NULL) {
 			meta_set_status(meta, "failed");
-			meta_write(meta, sink.dir, NULL);
+			meta_writeat(meta, outfd, sink.dir, NULL);
 			sink_csv_close(&sink, NULL);
 		}
 		die(-rc, "sample: %s", cause);
@@ -275,7 +280,7 @@ cmd_sample_exec(int argc, char **argv)
 		/* Again at the end: sources report what they found. */
 		meta_set_source(meta, &src);
 		meta_set_status(meta, status);
-		if (meta_write(meta, set.out, &cause) != 0) {
+		if (meta_writeat(meta, outfd, set.out, &cause) != 0) {
 			log_errorx("sample: %s", cause);
 			free(cause);
 			cause = NULL;
@@ -288,6 +293,7 @@ cmd_sample_exec(int argc, char **argv)
 		}
 		printf("%s%s\n", set.quiet ? "" : "results: ", set.out);
 		json_decref(meta);
+		close(outfd);
 	}
 	snapshot_free(&view);
 	json_decref(system);

@@ -48,6 +48,7 @@ struct runner {
 	int				 have_topo;
 	json_t				*meta;
 	char				 dir[4096];
+	int				 dirfd;		/* dir, held open */
 	int				 rep;
 	int				 nreps;
 	int				 tty;
@@ -499,6 +500,9 @@ runner_repetition(struct runner *r, json_t *system)
 
 	if ((rc = sink_csv_open(&r->sink, r->dir, &cause)) != 0)
 		die(-rc, "run: %s", cause);
+	/* meta.json goes where the CSVs go, even after they close. */
+	if ((r->dirfd = fcntl(r->sink.dirfd, F_DUPFD_CLOEXEC, 0)) == -1)
+		die_errno(RB_EXIT_ENV, "run: %s", r->dir);
 	r->meta = meta_new("run", r->set->label, system);
 	r->failed = json_array();
 	json_object_set_new(r->meta, "suite", json_pack("{s:s, s:s, s:s}",
@@ -519,7 +523,7 @@ runner_repetition(struct runner *r, json_t *system)
 	if (r->set->replay != NULL)
 		json_object_set_new(r->meta, "replay_of",
 		    json_string(r->set->replay));
-	if ((rc = meta_write(r->meta, r->dir, &cause)) != 0)
+	if ((rc = meta_writeat(r->meta, r->dirfd, r->dir, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 
 	memset(&cfg, 0, sizeof cfg);
@@ -534,7 +538,7 @@ runner_repetition(struct runner *r, json_t *system)
 	    r->have_topo ? &r->topo : NULL, units_now_ns(),
 	    suite->phases[0].name, &cause)) != 0) {
 		meta_set_status(r->meta, "failed");
-		meta_write(r->meta, r->dir, NULL);
+		meta_writeat(r->meta, r->dirfd, r->dir, NULL);
 		sink_csv_close(&r->sink, NULL);
 		die(-rc, "run: %s", cause);
 	}
@@ -582,7 +586,7 @@ runner_repetition(struct runner *r, json_t *system)
 	/* Again at the end: sources report what they found. */
 	meta_set_source(r->meta, &r->src);
 	meta_set_status(r->meta, status);
-	if (meta_write(r->meta, r->dir, &cause) != 0) {
+	if (meta_writeat(r->meta, r->dirfd, r->dir, &cause) != 0) {
 		log_errorx("run: %s", cause);
 		free(cause);
 		code = RB_EXIT_ENV;
@@ -703,7 +707,7 @@ runner_report(struct runner *r)
  * interrupted, and when.
  */
 static int
-runner_mark_interrupted(const char *dir)
+runner_mark_interrupted(int dirfd, const char *dir)
 {
 	char *path = xasprintf("%s/meta.json", dir), *cause = NULL;
 	json_t *meta;
@@ -713,7 +717,7 @@ runner_mark_interrupted(const char *dir)
 		meta_set_status(meta, "interrupted");
 		json_object_set_new(meta, "interrupted_during",
 		    json_string("analysis"));
-		if (meta_write(meta, dir, &cause) != 0) {
+		if (meta_writeat(meta, dirfd, dir, &cause) != 0) {
 			json_decref(meta);
 			meta = NULL;
 		}
@@ -795,10 +799,12 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		runner_report(&r);
 		if (runner_signal != 0 && (rc == RB_EXIT_OK ||
 		    rc == RB_EXIT_FAIL)) {
-			rc = runner_mark_interrupted(r.dir);
+			rc = runner_mark_interrupted(r.dirfd, r.dir);
 			if (code != RB_EXIT_ENV)
 				code = rc;
 		}
+		close(r.dirfd);
+		r.dirfd = -1;
 	}
 	printf("%s\n", parent);
 

@@ -158,9 +158,12 @@ meta_set_status(json_t *meta, const char *status)
 	}
 }
 
-/* Write meta.json atomically into a results directory. */
+/*
+ * Write meta.json atomically into the results directory open as dirfd
+ * (named dir in messages), or at dir when dirfd is -1.
+ */
 int
-meta_write(json_t *meta, const char *dir, char **cause)
+meta_writeat(json_t *meta, int dirfd, const char *dir, char **cause)
 {
 	char *text = json_dumps(meta, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	char *line, *path;
@@ -170,12 +173,24 @@ meta_write(json_t *meta, const char *dir, char **cause)
 		return (fail_with(cause, RB_EXIT_ENV,
 		    "meta.json could not be encoded"));
 	line = xasprintf("%s\n", text);
-	path = xasprintf("%s/meta.json", dir);
-	rc = atomic_file_write(path, line, strlen(line), cause);
-	free(path);
+	if (dirfd != -1)
+		rc = atomic_file_writeat(dirfd, dir, "meta.json", line,
+		    strlen(line), cause);
+	else {
+		path = xasprintf("%s/meta.json", dir);
+		rc = atomic_file_write(path, line, strlen(line), cause);
+		free(path);
+	}
 	free(line);
 	free(text);
 	return (rc);
+}
+
+/* Write meta.json atomically into a results directory. */
+int
+meta_write(json_t *meta, const char *dir, char **cause)
+{
+	return (meta_writeat(meta, -1, dir, cause));
 }
 
 /*

@@ -39,6 +39,52 @@ expect_rc 2 "--out that is a symlink is refused"
 [ -z "$(ls -A "$WORK/elsewhere")" ]
 ok $? "nothing written where the --out link points"
 
+# An existing --out owned by another user, or writable by others without
+# the sticky bit: refused (that user could swap it for a link mid-run).
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir "$WORK/foreign"
+	chown nobody "$WORK/foreign"
+	rb sample --source zone --proc "$FIXTURES/6.18" --count 1 \
+	    --out "$WORK/foreign" --quiet
+	expect_rc 2 "an existing --out owned by another user is refused"
+	expect_err "owned by" "the message says who owns it"
+else
+	ok 0 "# SKIP chown needs root"
+	ok 0 "# SKIP chown needs root"
+fi
+mkdir "$WORK/open"
+chmod 0777 "$WORK/open"
+rb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out "$WORK/open" \
+    --quiet
+expect_rc 2 "an existing --out writable by others is refused"
+chmod 1777 "$WORK/open"
+rb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out "$WORK/open" \
+    --quiet
+expect_rc 0 "an existing --out writable by others with the sticky bit is fine"
+
+# The results directory swapped for a link to another directory while
+# sample runs: everything is still written into the directory it made,
+# which it holds open; nothing lands where the link points.
+mkdir "$WORK/target"
+out="$WORK/swapped"
+"$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" --count 15 \
+    --interval 100ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
+pid=$!
+for _ in $(seq 1 100); do
+	[ -f "$out/meta.json" ] && break
+	sleep 0.05
+done
+mv "$out" "$out.moved"
+ln -s "$WORK/target" "$out"
+wait $pid
+RC=$?
+expect_rc 0 "sample whose --out was swapped for a link"
+[ -z "$(ls -A "$WORK/target")" ]
+ok $? "nothing written where the swapped-in link points"
+[ -z "$(ls -A "$WORK/target")" ] || diag "$(ls -A "$WORK/target")"
+grep -q '"status": "complete"' "$out.moved/meta.json"
+ok $? "the directory it made says complete"
+
 # meta.json replaced by a link while sample runs: the final rewrite
 # (temporary file + rename) replaces the link, it does not follow it.
 out="$WORK/live"
