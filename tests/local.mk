@@ -69,7 +69,7 @@ TESTS += tests/sampler-cli.sh
 EXTRA_DIST += tests/sampler-cli.sh
 
 
-# ---- kpageflags
+# ---- kpageflags, the region map and placement
 EXTRA_DIST += tests/kpf-tree.h tests/kpageflags-cli.sh
 
 # Writes the synthetic machine for the shell tests.
@@ -77,13 +77,19 @@ check_PROGRAMS += tests/kpf-mktree
 tests_kpf_mktree_CFLAGS = $(TEST_CFLAGS)
 tests_kpf_mktree_SOURCES = tests/kpf-mktree.c
 
-check_PROGRAMS += tests/t-kpageflags tests/t-kpageflags-live
+check_PROGRAMS += tests/t-kpageflags tests/t-kpageflags-live \
+	tests/t-region-map tests/t-placement
 tests_t_kpageflags_CFLAGS = $(TEST_CFLAGS)
 tests_t_kpageflags_LDADD = $(TEST_LIBS)
 tests_t_kpageflags_live_CFLAGS = $(TEST_CFLAGS)
 tests_t_kpageflags_live_LDADD = $(TEST_LIBS)
+tests_t_region_map_CFLAGS = $(TEST_CFLAGS)
+tests_t_region_map_LDADD = $(TEST_LIBS)
+tests_t_placement_CFLAGS = $(TEST_CFLAGS)
+tests_t_placement_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/kpageflags-cli.sh
+TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/t-region-map \
+	tests/t-placement tests/kpageflags-cli.sh
 
 EXTRA_PROGRAMS += tests/perf-kpageflags
 PERF_BENCHMARKS += tests/perf-kpageflags
