@@ -122,15 +122,22 @@ CLEANFILES += tests/perf-workloads
 # ---- analyze
 ANALYZE_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze
 
-check_PROGRAMS += tests/t-stats tests/t-analyze
+check_PROGRAMS += tests/t-stats tests/t-analyze tests/t-compare tests/t-gate
 tests_t_stats_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_stats_SOURCES = tests/t-stats.c
 tests_t_stats_LDADD = $(TEST_LIBS)
 tests_t_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_analyze_SOURCES = tests/t-analyze.c
 tests_t_analyze_LDADD = $(TEST_LIBS)
+tests_t_compare_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_compare_SOURCES = tests/t-compare.c tests/fake-runs.h
+tests_t_compare_LDADD = $(TEST_LIBS)
+tests_t_gate_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_gate_SOURCES = tests/t-gate.c tests/fake-runs.h
+tests_t_gate_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-stats tests/t-analyze tests/analyze-cli.sh \
+TESTS += tests/t-stats tests/t-analyze tests/t-compare tests/t-gate \
+	tests/analyze-cli.sh \
 	tests/analyze-compare.sh tests/analyze-malformed.sh
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
