@@ -86,20 +86,6 @@ metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
 	qsort(sorted, n, sizeof *sorted, u64_desc);
 }
 
-/*
- * The fewest regions whose present pages, largest first, hold used_total
- * pages.  scratch holds n values.
- */
-int
-metrics_ideal_regions(const uint64_t *present, int n, uint64_t used_total,
-    uint64_t *scratch)
-{
-	if (used_total == 0)
-		return (0);
-	metrics_sort_present(present, n, scratch);
-	return (metrics_ideal_sorted(scratch, n, used_total));
-}
-
 /* What a region is at one sample. */
 enum region_state {
 	REGION_HOLE,		/* no memory there: neither empty nor active */

@@ -24,7 +24,12 @@ tests_t_units_CFLAGS = $(TEST_CFLAGS)
 tests_t_units_SOURCES = tests/t-units.c
 tests_t_units_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-units tests/cli-basics.sh
+check_PROGRAMS += tests/t-vmstat
+tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
+tests_t_vmstat_SOURCES = tests/t-vmstat.c
+tests_t_vmstat_LDADD = $(TEST_LIBS)
+
+TESTS += tests/t-units tests/t-vmstat tests/cli-basics.sh
 EXTRA_DIST += tests/cli-basics.sh
 
 

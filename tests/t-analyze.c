@@ -54,7 +54,6 @@ main(void)
 	struct metrics *m;
 	struct summary sum;
 	char *dir, *cause = NULL;
-	uint64_t present[] = { 2000, 2000, 2000, 1000 }, scratch[4];
 	int rc, s;
 
 	dir = xasprintf("%s/analyze/basic", data != NULL ? data :
@@ -172,13 +171,6 @@ main(void)
 	    "the 2 active regions need 2 regions: spread 1, not 2/2 of 3010");
 	tap_near(r.min, 1.0, 1e-12, "tolerance never pushes spread below 1");
 	metrics_free(m);
-
-	tap_eq_u64(metrics_ideal_regions(present, 4, 0, scratch), 0,
-	    "ideal: nothing used");
-	tap_eq_u64(metrics_ideal_regions(present, 4, 2001, scratch), 2,
-	    "ideal: one page more than the largest region");
-	tap_eq_u64(metrics_ideal_regions(present, 4, 99999, scratch), 4,
-	    "ideal: more used than present caps at every region");
 
 	results_free(res);
 	free(dir);
