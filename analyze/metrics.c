@@ -1,5 +1,5 @@
 /*
- * Region metrics per sample (DESIGN.md section 6) and their reductions per
+ * Region metrics per sample (docs/metrics.md) and their reductions per
  * phase.  Everything here is computed from struct results alone, so analyze,
  * compare, gate and the charts read the same numbers.
  */

@@ -1,5 +1,5 @@
 /*
- * The region metrics of DESIGN.md section 6, computed once per sample from a
+ * The region metrics of docs/metrics.md, computed once per sample from a
  * loaded results directory, and their reductions per phase.  analyze prints
  * them, compare and gate test them, chart draws them: all through this file,
  * so the numbers agree everywhere.

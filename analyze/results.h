@@ -1,5 +1,5 @@
 /*
- * Reading one results directory (DESIGN.md section 5) into memory.  This is
+ * Reading one results directory (docs/csv-schema.md) into memory.  This is
  * the only door analysis, charts and reports have to a run: it never looks
  * at /proc, so every analysis works on copied results.  Columns are found by
  * header name (extra columns are fine); anything malformed is refused with
