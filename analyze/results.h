@@ -125,7 +125,6 @@ struct results {
 
 int	 results_load(const char *dir, struct results **out, char **cause);
 void	 results_free(struct results *res);
-int	 results_phase_index(const struct results *res, const char *name);
 int	 results_region_index(const struct results *res, int node,
 	     int region);
 int	 results_is_run_dir(const char *dir);
