@@ -19,17 +19,20 @@ TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
 EXTRA_DIST += tests/tap.h tests/cli-lib.sh tests/fixtures tests/data
 
-check_PROGRAMS += tests/t-units
+check_PROGRAMS += tests/t-units tests/t-opt
 tests_t_units_CFLAGS = $(TEST_CFLAGS)
 tests_t_units_SOURCES = tests/t-units.c
 tests_t_units_LDADD = $(TEST_LIBS)
+tests_t_opt_CFLAGS = $(TEST_CFLAGS)
+tests_t_opt_SOURCES = tests/t-opt.c
+tests_t_opt_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/t-vmstat
 tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
 tests_t_vmstat_SOURCES = tests/t-vmstat.c
 tests_t_vmstat_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-units tests/t-vmstat tests/cli-basics.sh
+TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/cli-basics.sh
 EXTRA_DIST += tests/cli-basics.sh
 
 
@@ -128,13 +131,13 @@ CLEANFILES += tests/perf-workloads
 # ---- analyze
 ANALYZE_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze
 
-check_PROGRAMS += tests/t-stats tests/t-analyze tests/t-compare tests/t-gate
+check_PROGRAMS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate
 tests_t_stats_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_stats_SOURCES = tests/t-stats.c
 tests_t_stats_LDADD = $(TEST_LIBS)
-tests_t_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_analyze_SOURCES = tests/t-analyze.c
-tests_t_analyze_LDADD = $(TEST_LIBS)
+tests_t_metrics_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_metrics_SOURCES = tests/t-metrics.c
+tests_t_metrics_LDADD = $(TEST_LIBS)
 tests_t_compare_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_compare_SOURCES = tests/t-compare.c tests/fake-runs.h
 tests_t_compare_LDADD = $(TEST_LIBS)
@@ -142,7 +145,7 @@ tests_t_gate_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_gate_SOURCES = tests/t-gate.c tests/fake-runs.h
 tests_t_gate_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-stats tests/t-analyze tests/t-compare tests/t-gate \
+TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
 	tests/analyze-cli.sh \
 	tests/analyze-compare.sh tests/analyze-malformed.sh
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \

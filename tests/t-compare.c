@@ -320,7 +320,7 @@ test_load(const char *basic)
 	    "group is named after its directory");
 	tap_eq_str(set->groups[1].name, alias, "by directory: a second "
 	    "'basic' is named by its whole path");
-	/* t-analyze.c works this one out from the CSVs: (1+1.5+0.5)/2.5. */
+	/* t-metrics.c works this one out from the CSVs: (1+1.5+0.5)/2.5. */
 	tap_near(first_value(set, "fill", "spread_index.twmean"), 1.2, 1e-12,
 	    "the summary of a loaded run: fill spread_index.twmean");
 	tap_ok(compare_differences(set) == NULL, "the same run twice has no "
