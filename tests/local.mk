@@ -32,8 +32,9 @@ tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
 tests_t_vmstat_SOURCES = tests/t-vmstat.c
 tests_t_vmstat_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/cli-basics.sh
-EXTRA_DIST += tests/cli-basics.sh
+TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/cli-basics.sh \
+	tests/registries.sh
+EXTRA_DIST += tests/cli-basics.sh tests/registries.sh
 
 
 # ---- procfs: the /proc parsers
