@@ -72,7 +72,7 @@ input_fopen(const char *path, char **cause)
 	int fd;
 
 	if ((fd = input_open(path, 0, cause)) == -1) {
-		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		fail_with(cause, RB_EXIT_INPUT, "%s: cannot open: %s", path,
 		    strerror(errno));
 		return (NULL);
 	}
