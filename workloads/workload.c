@@ -151,12 +151,16 @@ workload_slot_of(struct workload_shared *sh, int i)
 	return ((struct workload_slot *)((char *)sh + WORKLOAD_HEAD_SIZE) + i);
 }
 
-/* The timing record of thread i. */
+/*
+ * The timing record of thread i of nthreads.  The count comes from the
+ * caller's own memory: the one in the shared block is the child's to
+ * write, so the parent never sizes anything by it.
+ */
 static struct workload_record *
-workload_record_of(struct workload_shared *sh, int i)
+workload_record_of(struct workload_shared *sh, int nthreads, int i)
 {
 	return ((struct workload_record *)(workload_slot_of(sh,
-	    sh->nthreads)) + i);
+	    nthreads)) + i);
 }
 
 /* CPU time of the calling thread in nanoseconds. */
@@ -341,7 +345,7 @@ workload_print_help(FILE *f, const struct workload_desc *desc)
 void
 workload_plan(struct workload_ctx *ctx, int thread, uint64_t work)
 {
-	workload_record_of(ctx->shared, thread)->planned = work;
+	workload_record_of(ctx->shared, ctx->nthreads, thread)->planned = work;
 }
 
 /* Has the run been told to stop? */
@@ -385,6 +389,7 @@ workload_all_ended(const struct workload_ctx *ctx)
 
 	for (i = 0; i < ctx->shared->nthreads; i++)
 		if (!__atomic_load_n(&workload_record_of(ctx->shared,
+		    ctx->nthreads,
 		    i)->ended, __ATOMIC_ACQUIRE))
 			return (0);
 	return (1);
@@ -431,10 +436,10 @@ workload_begin_measure(struct workload_ctx *ctx)
 	struct workload_record *rec;
 	int i;
 
-	for (i = 0; i < sh->nthreads; i++) {
+	for (i = 0; i < ctx->nthreads; i++) {
 		memset(workload_slot_of(sh, i), 0,
 		    sizeof(struct workload_slot));
-		rec = workload_record_of(sh, i);
+		rec = workload_record_of(sh, ctx->nthreads, i);
 		memset(rec->timer_ns, 0, sizeof rec->timer_ns);
 		memset(rec->timer_cpu_ns, 0, sizeof rec->timer_cpu_ns);
 	}
@@ -591,7 +596,7 @@ workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
 		threads[i].ctx = ctx;
 		threads[i].index = i;
 		threads[i].slot = workload_slot_of(sh, i);
-		threads[i].record = workload_record_of(sh, i);
+		threads[i].record = workload_record_of(sh, ctx->nthreads, i);
 		threads[i].rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
 		if ((rc = pthread_create(&tids[i], NULL, workload_thread_main,
 		    &threads[i])) != 0) {
@@ -742,23 +747,26 @@ static double
 workload_progress_of(const struct workload_run *run, int only)
 {
 	struct workload_shared *sh;
-	uint64_t planned = 0, work = 0, now;
+	uint64_t planned = 0, work = 0, now, start;
 	double p;
 	int i;
 
 	if (!workload_measuring(run))
 		return (0);
 	sh = run->ctx.shared;
-	if (sh->duration_ns > 0) {
+	if (run->common.duration_ns > 0) {
 		now = run->reaped ? run->end_ns : units_now_ns();
-		p = (double)(now - sh->measure_start_ns) /
-		    (double)sh->duration_ns;
-		return (p > 1 ? 1 : p < 0 ? 0 : p);
+		start = __atomic_load_n(&sh->measure_start_ns,
+		    __ATOMIC_RELAXED);
+		p = now > start ? (double)(now - start) /
+		    (double)run->common.duration_ns : 0;
+		return (p > 1 ? 1 : p);
 	}
-	for (i = 0; i < sh->nthreads; i++) {
+	for (i = 0; i < run->ctx.nthreads; i++) {
 		if (only >= 0 && i != only)
 			continue;
-		planned += workload_record_of(sh, i)->planned;
+		planned += workload_record_of(sh, run->ctx.nthreads,
+		    i)->planned;
 		work += __atomic_load_n(&workload_slot_of(sh, i)->work,
 		    __ATOMIC_RELAXED);
 	}
@@ -891,9 +899,9 @@ workload_build_rows(struct workload_run *run, struct workload_result *res)
 
 	if (!sh->measuring)
 		return;
-	for (i = 0; i < sh->nthreads; i++) {
+	for (i = 0; i < run->ctx.nthreads; i++) {
 		slot = workload_slot_of(sh, i);
-		rec = workload_record_of(sh, i);
+		rec = workload_record_of(sh, run->ctx.nthreads, i);
 		end = rec->ended ? rec->end_ns : run->end_ns;
 		all_ended &= rec->ended;
 		wall = end > rec->start_ns ? (double)(end - rec->start_ns) : 0;
@@ -953,11 +961,11 @@ workload_build_rows(struct workload_run *run, struct workload_result *res)
 	if (cpu > 0)
 		workload_row_add(res, &cap, -1, "cpu", "_s", cpu / 1e9, "s",
 		    "");
-	workload_row_add(res, &cap, -1, "threads", "", sh->nthreads,
+	workload_row_add(res, &cap, -1, "threads", "", run->ctx.nthreads,
 	    "threads", "");
 	workload_row_add(res, &cap, -1, "work_done", "", (double)work,
 	    "units", "");
-	if (planned > 0 && sh->duration_ns == 0)
+	if (planned > 0 && run->common.duration_ns == 0)
 		workload_row_add(res, &cap, -1, "work_planned", "",
 		    (double)planned, "units", "");
 	workload_row_add(res, &cap, -1, "progress", "", res->progress,
@@ -1021,7 +1029,8 @@ workload_wait(struct workload_run *run, struct workload_result *result)
 			result->status = WORKLOAD_KILLED;
 	}
 	if (sh->message[0] != '\0')
-		result->message = xstrdup(sh->message);
+		result->message = xstrndup(sh->message,
+		    sizeof sh->message - 1);
 	else if (result->status == WORKLOAD_OOM_KILLED)
 		result->message = xasprintf("killed by the OOM killer "
 		    "(SIGKILL, oom_kill +%" PRIu64 ")", result->oom_kills);
