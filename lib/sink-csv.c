@@ -126,6 +126,9 @@ sink_make_dir(const char *dir, char **cause)
 	DIR *d;
 	int rc;
 
+	if (*dir == '\0')
+		return (fail_with(cause, RB_EXIT_INPUT, "the results directory "
+		    "path is empty"));
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: path too long",
 		    dir));

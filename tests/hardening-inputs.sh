@@ -138,4 +138,25 @@ ok $? "summary.csv: no cell begins with ="
 grep -q "'=HYPERLINK" "$WORK/evil/summary.csv"
 ok $? "summary.csv: the formula-like name is prefixed with a quote"
 
+# Exit codes: an empty --out is bad input (2), not an environment error;
+# a results directory whose label is megabytes long is bad input (2), not
+# "out of memory" (3) from the chart.
+trb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out '' --quiet
+expect_rc 2 "an empty --out is bad input"
+trb sample --source zone --proc "$FIXTURES/6.18" --count 2 --interval 10ms \
+    --out "$WORK/biglabel" --label x --quiet
+{ head -c 2000000 /dev/zero | tr '\0' a; echo; } >"$WORK/big.txt"
+awk -v f="$WORK/big.txt" '/"label": "x"/ { getline big <f
+	sub(/"x"/, "\"" big "\"") } { print }' "$WORK/biglabel/meta.json" \
+    >"$WORK/meta.big" && mv "$WORK/meta.big" "$WORK/biglabel/meta.json"
+for cmd in analyze chart; do
+	if [ $cmd = chart ]; then
+		trb chart "$WORK/biglabel" --out "$WORK/biglabel-charts"
+	else
+		trb $cmd "$WORK/biglabel"
+	fi
+	expect_rc 2 "$cmd: a 2 MB label is bad input"
+	expect_err "meta.json: label: longer than" "$cmd: the message names the key"
+done
+
 done_testing
