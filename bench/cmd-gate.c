@@ -16,6 +16,11 @@
 #include "log.h"
 #include "output.h"
 
+/* Set by bench/local.mk; builds without it (the fuzzers) use PKGDATADIR. */
+#ifndef RB_SOURCE_DATADIR
+#define RB_SOURCE_DATADIR PKGDATADIR "/suites"
+#endif
+
 struct gate_settings {
 	struct opt_list	 baseline;
 	struct opt_list	 candidate;
@@ -74,7 +79,14 @@ default_rules(void)
 			return (path);
 		free(path);
 	}
-	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
+	path = xstrdup(PKGDATADIR "/gate-rules.ini");
+	/* Not installed (an out-of-tree build): the source tree's copy. */
+	if (stat(path, &sb) == -1 &&
+	    stat(RB_SOURCE_DATADIR "/gate-rules.ini", &sb) == 0) {
+		free(path);
+		path = xstrdup(RB_SOURCE_DATADIR "/gate-rules.ini");
+	}
+	return (path);
 }
 
 /* Write a report through an atomic file, or to stdout for "-". */

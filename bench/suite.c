@@ -21,6 +21,11 @@
 #include "units.h"
 #include "workload.h"
 
+/* Set by bench/local.mk; builds without it (the fuzzers) use PKGDATADIR. */
+#ifndef RB_SOURCE_DATADIR
+#define RB_SOURCE_DATADIR PKGDATADIR "/suites"
+#endif
+
 struct suite_parse {
 	struct suite		*suite;
 	const char		*cursor;	/* next unread byte of text */
@@ -354,7 +359,7 @@ char *
 suite_find(const char *name_or_path, char **cause)
 {
 	char exe[PATH_MAX], *slash, *path;
-	const char *dirs[3];
+	const char *dirs[4];
 	ssize_t n;
 	int i, ndirs = 0;
 
@@ -379,6 +384,8 @@ suite_find(const char *name_or_path, char **cause)
 		}
 	}
 	dirs[ndirs++] = PKGDATADIR "/suites";
+	/* Not installed (an out-of-tree build): the source tree's copy. */
+	dirs[ndirs++] = RB_SOURCE_DATADIR;
 	for (i = 0; i < ndirs; i++) {
 		path = xasprintf("%s/%s.ini", dirs[i], name_or_path);
 		if (access(path, R_OK) == 0)

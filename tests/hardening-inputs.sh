@@ -5,9 +5,9 @@
 # timeout so that a hang fails the test instead of make check.
 . "$top_srcdir/tests/cli-lib.sh"
 
-# trb ARGS...: rb under a 5 s timeout (exit 124 on a hang).
+# trb ARGS...: rb under a 30 s timeout (exit 124 on a hang).
 trb() {
-	timeout -s KILL 5 "$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" \
+	timeout -s KILL 30 "$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" \
 	    </dev/null
 	RC=$?
 }
@@ -158,5 +158,18 @@ for cmd in analyze chart; do
 	expect_rc 2 "$cmd: a 2 MB label is bad input"
 	expect_err "meta.json: label: longer than" "$cmd: the message names the key"
 done
+
+# A build that is not installed (an out-of-tree sanitizer build, or the
+# binary copied elsewhere) still finds the built-in suites and gate rules.
+mkdir "$WORK/bin"
+cp "$REGIONBENCH" "$WORK/bin/regionbench"
+"$WORK/bin/regionbench" run quick --source bogus --out "$WORK/q" \
+    >"$WORK/out" 2>"$WORK/err" </dev/null
+! grep -q "no suite named" "$WORK/err"
+ok $? "an uninstalled regionbench finds the built-in suite quick"
+"$WORK/bin/regionbench" gate --baseline "$WORK/good" --candidate \
+    "$WORK/good" >"$WORK/out" 2>"$WORK/err" </dev/null
+! grep -q "gate-rules.ini: cannot open" "$WORK/err"
+ok $? "an uninstalled regionbench finds the built-in gate rules"
 
 done_testing
