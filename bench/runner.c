@@ -555,6 +555,7 @@ runner_repetition(struct runner *r, json_t *system)
 		    json_integer(r->sampler.pageblock_order));
 	if (rc != 0) {
 		log_errorx("run: %s", cause);
+		json_object_set_new(r->meta, "error", json_string(cause));
 		free(cause);
 		cause = NULL;
 		status = "failed";
@@ -573,6 +574,9 @@ runner_repetition(struct runner *r, json_t *system)
 	    NULL, NULL);
 	if (sink_csv_close(&r->sink, &cause) != 0) {
 		log_errorx("run: %s", cause);
+		if (json_object_get(r->meta, "error") == NULL)
+			json_object_set_new(r->meta, "error",
+			    json_string(cause));
 		free(cause);
 		cause = NULL;
 		status = "failed";
@@ -796,7 +800,9 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		if (rc != RB_EXIT_OK && (code == RB_EXIT_OK ||
 		    rc == RB_EXIT_INTR))
 			code = rc;
-		runner_report(&r);
+		/* A failed repetition (a full disk) is not analyzed. */
+		if (rc == RB_EXIT_OK || rc == RB_EXIT_FAIL)
+			runner_report(&r);
 		if (runner_signal != 0 && (rc == RB_EXIT_OK ||
 		    rc == RB_EXIT_FAIL)) {
 			rc = runner_mark_interrupted(r.dirfd, r.dir);
