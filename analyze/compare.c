@@ -420,7 +420,11 @@ compare_values(const struct compare_group *g, const struct compare_key *key,
 	return (n);
 }
 
-/* Describe a group for one key and test it against the baseline group. */
+/*
+ * Describe a group for one key and test it against the baseline group.  A
+ * change smaller than STATS_SAME_REL of the values is no change: its
+ * change_pct is 0 and no test is run, so rounding is never significant.
+ */
 void
 compare_cell(const struct compare_set *set, int base, int group,
     const struct compare_key *key, enum compare_test test, double alpha,
@@ -428,37 +432,53 @@ compare_cell(const struct compare_set *set, int base, int group,
 {
 	const struct compare_group *gb = &set->groups[base];
 	const struct compare_group *gg = &set->groups[group];
-	struct stats_desc db;
-	double *vb, *vg, t, df, u;
-	int nb, ng, rc;
+	double *vb, *vg;
+	int nb, ng;
 
 	vb = xcalloc(gb->nruns + 1, sizeof *vb);
 	vg = xcalloc(gg->nruns + 1, sizeof *vg);
 	nb = compare_values(gb, key, vb);
 	ng = compare_values(gg, key, vg);
+	compare_cell_values(vb, nb, vg, ng, group == base, test, alpha, cell);
+	free(vb);
+	free(vg);
+}
+
+/*
+ * compare_cell on values: vg (ng of them) against the baseline vb; self is
+ * set when they are the baseline itself (described, never tested).
+ */
+void
+compare_cell_values(const double *vb, int nb, const double *vg, int ng,
+    int self, enum compare_test test, double alpha, struct compare_cell *cell)
+{
+	struct stats_desc db;
+	double t, df, u;
+	int rc;
+
 	stats_describe(vg, ng, 0.95, &cell->desc);
 	stats_describe(vb, nb, 0.95, &db);
 	cell->change_pct = NAN;
-	if (nb > 0 && ng > 0 && db.mean != 0)
+	cell->unchanged = nb > 0 && ng > 0 && stats_same(db.mean,
+	    cell->desc.mean);
+	if (cell->unchanged)
+		cell->change_pct = 0;
+	else if (nb > 0 && ng > 0 && db.mean != 0)
 		cell->change_pct = (cell->desc.mean - db.mean) /
 		    fabs(db.mean) * 100;
-	else if (nb > 0 && ng > 0 && cell->desc.mean == 0)
-		cell->change_pct = 0;
 	cell->p = NAN;
 	cell->tested = 0;
 	cell->significant = 0;
-	if (group != base) {
-		if (test == COMPARE_MANN_WHITNEY)
-			rc = stats_mann_whitney(vb, nb, vg, ng, &u, &cell->p);
-		else
-			rc = stats_welch(vb, nb, vg, ng, &t, &df, &cell->p);
-		if (rc == 0) {
-			cell->tested = 1;
-			cell->significant = cell->p < alpha;
-		}
+	if (self || cell->unchanged)
+		return;
+	if (test == COMPARE_MANN_WHITNEY)
+		rc = stats_mann_whitney(vb, nb, vg, ng, &u, &cell->p);
+	else
+		rc = stats_welch(vb, nb, vg, ng, &t, &df, &cell->p);
+	if (rc == 0) {
+		cell->tested = 1;
+		cell->significant = cell->p < alpha;
 	}
-	free(vb);
-	free(vg);
 }
 
 /* Free a set and its runs. */

@@ -62,7 +62,8 @@ struct compare_set {
 struct compare_cell {
 	struct stats_desc desc;
 	double		 change_pct;	/* NAN: baseline mean 0 */
-	int		 tested;	/* both groups have >= 2 runs */
+	int		 unchanged;	/* means equal within STATS_SAME_REL */
+	int		 tested;	/* both groups >= 2 runs, changed */
 	double		 p;		/* NAN unless tested */
 	int		 significant;
 };
@@ -87,6 +88,9 @@ int	 compare_values(const struct compare_group *g,
 void	 compare_cell(const struct compare_set *set, int base, int group,
 	     const struct compare_key *key, enum compare_test test,
 	     double alpha, struct compare_cell *cell);
+void	 compare_cell_values(const double *vb, int nb, const double *vg,
+	     int ng, int self, enum compare_test test, double alpha,
+	     struct compare_cell *cell);
 void	 compare_free(struct compare_set *set);
 
 #endif

@@ -155,6 +155,8 @@ stat_cell(char *cell, size_t len, int stat, const struct compare_cell *c,
 	default:
 		if (is_base)
 			snprintf(cell, len, " ");
+		else if (c->unchanged)
+			snprintf(cell, len, "same");
 		else if (!c->tested)
 			snprintf(cell, len, "n<2");
 		else
@@ -266,7 +268,7 @@ print_csv(const struct compare_set *set, int base)
 			if (c.tested)
 				output_csv_number(stdout, c.p);
 			printf(",%s\n", c.tested ? (c.significant ? "1" :
-			    "0") : "");
+			    "0") : c.unchanged ? "0" : "");
 		}
 	}
 }
@@ -335,7 +337,8 @@ print_json(const struct compare_set *set, int base, const char *test,
 			json_object_set_new(jc, "p_value", c.tested ?
 			    jnum(c.p) : json_null());
 			json_object_set_new(jc, "significant", c.tested ?
-			    json_boolean(c.significant) : json_null());
+			    json_boolean(c.significant) : c.unchanged ?
+			    json_false() : json_null());
 			json_array_append_new(cells, jc);
 		}
 		json_object_set_new(jm, "groups", cells);
