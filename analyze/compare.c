@@ -15,6 +15,55 @@
 #include "compare.h"
 #include "log.h"
 
+/* Sort helper for names. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * What a run ran, for telling suites apart: "phase (workload, ...)" for
+ * each phase in order, the workloads of workloads.csv sorted.
+ */
+static char *
+compare_run_shape(const struct results *res)
+{
+	char **names, *text = xstrdup(""), *old;
+	int p, i, j, n;
+
+	names = xcalloc(res->nwl_rows + 1, sizeof *names);
+	for (p = 0; p < res->nphases; p++) {
+		n = 0;
+		for (i = 0; i < res->nwl_rows; i++) {
+			if (res->wl_rows[i].phase != p)
+				continue;
+			for (j = 0; j < n; j++)
+				if (strcmp(names[j],
+				    res->wl_rows[i].workload) == 0)
+					break;
+			if (j == n)
+				names[n++] = res->wl_rows[i].workload;
+		}
+		qsort(names, n, sizeof *names, name_cmp);
+		old = text;
+		text = xasprintf("%s%s%s (", old, p > 0 ? ", " : "",
+		    res->phases[p]);
+		free(old);
+		for (j = 0; j < n; j++) {
+			old = text;
+			text = xasprintf("%s%s%s", old, j > 0 ? " " : "",
+			    names[j]);
+			free(old);
+		}
+		old = text;
+		text = xasprintf("%s)", old);
+		free(old);
+	}
+	free(names);
+	return (text);
+}
+
 /* Load one run directory and keep its summary and identity. */
 int
 compare_load_run(const char *dir, const struct metrics_options *opt,
@@ -37,6 +86,8 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
 	run->source = xstrdup(res->source != NULL ? res->source : "unknown");
+	run->suite = xstrdup(res->suite != NULL ? res->suite : "(none)");
+	run->shape = compare_run_shape(res);
 	run->page_size = res->page_size;
 	run->region_size_bytes = res->region_size_bytes;
 	run->nregions = res->nregions;
@@ -62,18 +113,13 @@ compare_run_free(struct compare_run *run)
 	free(run->host);
 	free(run->kernel_release);
 	free(run->source);
+	free(run->suite);
+	free(run->shape);
 	for (i = 0; i < run->nphases; i++)
 		free(run->phases[i]);
 	free(run->phases);
 	summary_free(&run->sum);
 	free(run);
-}
-
-/* Sort helper for directory names. */
-static int
-name_cmp(const void *a, const void *b)
-{
-	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
 /*
@@ -367,6 +413,36 @@ get_page_size(const struct compare_run *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%llu", (unsigned long long)r->page_size);
 	return (buf);
+}
+
+static const char *
+get_suite(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->suite);
+}
+
+static const char *
+get_shape(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->shape);
+}
+
+/*
+ * Whether these runs ran the same suite: its name, and its phases with
+ * their workloads.  One line per property that differs, or NULL.
+ */
+char *
+compare_suite_differences(const struct compare_set *set)
+{
+	char *text = NULL;
+
+	differ_append(&text, set, "suite", get_suite);
+	differ_append(&text, set, "phases (workloads)", get_shape);
+	return (text);
 }
 
 /*

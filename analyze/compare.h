@@ -27,6 +27,8 @@ struct compare_run {
 	char		*host;
 	char		*kernel_release;
 	char		*source;
+	char		*suite;		/* "(none)" when not a suite run */
+	char		*shape;		/* phases and their workloads */
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;
 	int		 nregions;
@@ -82,6 +84,7 @@ int	 compare_load_two(char **base, int nbase, char **cand, int ncand,
 	     const struct metrics_options *opt, struct compare_set **out,
 	     char **cause);
 char	*compare_differences(const struct compare_set *set);
+char	*compare_suite_differences(const struct compare_set *set);
 int	 compare_find_group(const struct compare_set *set, const char *name);
 int	 compare_values(const struct compare_group *g,
 	     const struct compare_key *key, double *out);

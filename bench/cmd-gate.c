@@ -1,8 +1,8 @@
 /*
  * regionbench gate --baseline DIR... --candidate DIR...: judge a candidate
  * kernel against a baseline with INI rules and answer with an exit code
- * CI understands (0 holds, 1 regression, 2 bad input), plus JUnit XML and
- * a markdown summary.
+ * CI understands (0 holds, 1 regression, 2 bad input or a rule without a
+ * verdict), plus JUnit XML and a markdown summary.
  */
 #include "config.h"
 
@@ -24,6 +24,7 @@ struct gate_settings {
 	char		*markdown;
 	int		 test;
 	int		 force;
+	int		 allow_unjudged;
 	uint64_t	 empty_tolerance;
 };
 
@@ -53,6 +54,10 @@ static const struct opt_def gate_options[] = {
 	{ .name = "force", .type = OPT_FLAG,
 	  .offset = offsetof(struct gate_settings, force),
 	  .help = "judge runs from different hosts, region or page sizes" },
+	{ .name = "allow-unjudged", .type = OPT_FLAG,
+	  .offset = offsetof(struct gate_settings, allow_unjudged),
+	  .help = "exit 0 even when a rule got no verdict (no metric, too "
+	  "few runs)" },
 	{ .name = "empty-tolerance", .type = OPT_U64,
 	  .offset = offsetof(struct gate_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
@@ -111,9 +116,10 @@ cmd_gate_exec(int argc, char **argv)
 	struct metrics_options mo;
 	struct gate_rules rules;
 	struct gate_result *res;
+	struct gate_counts counts;
 	struct compare_set *set;
 	char *cause = NULL, *rules_path, *differences;
-	int first, rc, n, i, failed;
+	int first, rc, n, i;
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
@@ -131,6 +137,9 @@ cmd_gate_exec(int argc, char **argv)
 	if ((rc = compare_load_two(st.baseline.v, st.baseline.n,
 	    st.candidate.v, st.candidate.n, &mo, &set, &cause)) != 0)
 		die(-rc, "%s", cause);
+	if ((differences = compare_suite_differences(set)) != NULL)
+		die(RB_EXIT_INPUT, "baseline and candidate ran different "
+		    "suites:\n%s", differences);
 	differences = compare_differences(set);
 	if (differences != NULL && !st.force)
 		die(RB_EXIT_INPUT, "baseline and candidate are not "
@@ -138,19 +147,17 @@ cmd_gate_exec(int argc, char **argv)
 		    differences);
 	if (differences != NULL)
 		log_warnx("runs differ (--force): %s", differences);
-	failed = gate_evaluate(&rules, set, st.test == 1 ?
-	    COMPARE_MANN_WHITNEY : COMPARE_WELCH, &res, &n);
-	for (i = 0; i < n; i++) {
-		if (res[i].key == NULL)
-			log_warnx("%s", res[i].message);
-		else
-			printf("%s\n", res[i].message);
-	}
-	printf("gate: %s (%d check%s, %d failed; baseline %d run%s, "
-	    "candidate %d run%s; rules %s)\n", failed > 0 ? "FAILED" :
-	    "passed", n, n == 1 ? "" : "s", failed, set->groups[0].nruns,
-	    set->groups[0].nruns == 1 ? "" : "s", set->groups[1].nruns,
-	    set->groups[1].nruns == 1 ? "" : "s", rules_path);
+	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
+	    COMPARE_WELCH, &res, &n);
+	gate_count(res, n, &counts);
+	for (i = 0; i < n; i++)
+		printf("%s\n", res[i].message);
+	printf("gate: %s (%d check%s, %d failed, %d not judged; baseline %d "
+	    "run%s, candidate %d run%s; rules %s)\n", gate_outcome(&counts),
+	    n, n == 1 ? "" : "s", counts.failed, counts.unjudged,
+	    set->groups[0].nruns, set->groups[0].nruns == 1 ? "" : "s",
+	    set->groups[1].nruns, set->groups[1].nruns == 1 ? "" : "s",
+	    rules_path);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	if (st.junit != NULL)
@@ -163,19 +170,30 @@ cmd_gate_exec(int argc, char **argv)
 	free(differences);
 	free(rules_path);
 	opt_free(gate_options, &st);
-	return (failed > 0 ? RB_EXIT_FAIL : RB_EXIT_OK);
+	if (counts.failed > 0)
+		return (RB_EXIT_FAIL);
+	if (counts.unjudged > 0 && !st.allow_unjudged) {
+		log_warnx("%d check%s got no verdict: a gate passes only on "
+		    "evidence (--allow-unjudged passes without it)",
+		    counts.unjudged, counts.unjudged == 1 ? "" : "s");
+		return (RB_EXIT_INPUT);
+	}
+	return (RB_EXIT_OK);
 }
 
 const struct command_entry cmd_gate_entry = {
 	.name = "gate",
 	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
-	    "[--junit FILE] [--markdown FILE]",
+	    "[--junit FILE] [--markdown FILE] [--allow-unjudged]",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "
-	    "N or N%, require_significance, alpha) to the baseline and "
+	    "N or N%, require_significance, alpha, min_runs, mean = "
+	    "arithmetic|harmonic) to the baseline and "
 	    "candidate runs.  Exit 0 when every rule holds, 1 when one fails, "
-	    "2 on bad input.",
+	    "2 on bad input, on runs of different suites, or when a rule got "
+	    "no verdict (it matched no metric on both sides, or the groups "
+	    "have fewer runs than its min_runs) unless --allow-unjudged.",
 	.options = gate_options,
 	.exec = cmd_gate_exec,
 };

@@ -87,7 +87,7 @@ expect_rc 0 "gate: an equal candidate passes"
 rb gate --baseline "$WORK/patched" --candidate "$WORK/vanilla" \
     --rules "$RULES" --junit "$WORK/fail.xml" --markdown "$WORK/fail.md"
 expect_rc 1 "gate: a worse spread index fails with exit 1"
-expect_out '^FAIL: spread_index.twmean \[run\]: baseline 1.08333 \(n=3\), candidate 1.83333' \
+expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1.08333 \(n=3\), candidate 1.83333' \
     "the failure carries the numbers"
 grep -q ':x: FAIL' "$WORK/fail.md"
 ok $? "markdown marks the failure"
@@ -100,12 +100,13 @@ expect_out '^FAIL: workload.pagetest.throughput' "on the throughput rule"
 expect_out '^pass: spread_index' "while the spread rule passes"
 rb gate --baseline "$WORK/patched/1" --candidate "$WORK/vanilla/1" \
     --rules "$RULES"
-expect_rc 1 "gate: single runs are judged on the threshold alone"
-expect_out 'not testable' "and the message says so"
+expect_rc 2 "gate: single runs are not judged"
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 run, candidate 1; the rule needs 3 a side' \
+    "and the message says why"
 
 # A workload name that needs escaping in XML and markdown.
-mkgroup "$WORK/esc-a" a h1 "0 0" "100 100"
-mkgroup "$WORK/esc-b" b h1 "0 0" "50 50"
+mkgroup "$WORK/esc-a" a h1 "0 0 0" "100 101 99"
+mkgroup "$WORK/esc-b" b h1 "0 0 0" "50 51 49"
 for d in "$WORK"/esc-*/*; do
 	sed -i 's/pagetest/"a<b\&""c"" | d"/' "$d/workloads.csv"
 done

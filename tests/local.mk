@@ -130,8 +130,8 @@ EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
 # Constant series and rounding-sized changes.
-TESTS += tests/analyze-exact.sh
-EXTRA_DIST += tests/analyze-exact.sh
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh
+EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh
 
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze
