@@ -85,6 +85,8 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	run->label = xstrdup(res->label);
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
+	run->boot_id = res->boot_id != NULL && res->boot_id[0] != '\0' ?
+	    xstrdup(res->boot_id) : NULL;
 	run->source = xstrdup(res->source != NULL ? res->source : "unknown");
 	run->suite = xstrdup(res->suite != NULL ? res->suite : "(none)");
 	run->shape = compare_run_shape(res);
@@ -112,6 +114,7 @@ compare_run_free(struct compare_run *run)
 	free(run->label);
 	free(run->host);
 	free(run->kernel_release);
+	free(run->boot_id);
 	free(run->source);
 	free(run->suite);
 	free(run->shape);
@@ -497,8 +500,8 @@ compare_values(const struct compare_group *g, const struct compare_key *key,
 }
 
 /*
- * Describe a group for one key and test it against the baseline group.  A
- * change smaller than STATS_SAME_REL of the values is no change: its
+ * Describe a group for one key, one value per set->unit, and test it
+ * against the baseline group.  A change smaller than STATS_SAME_REL of the values is no change: its
  * change_pct is 0 and no test is run, so rounding is never significant.
  */
 void
@@ -513,11 +516,134 @@ compare_cell(const struct compare_set *set, int base, int group,
 
 	vb = xcalloc(gb->nruns + 1, sizeof *vb);
 	vg = xcalloc(gg->nruns + 1, sizeof *vg);
-	nb = compare_values(gb, key, vb);
-	ng = compare_values(gg, key, vg);
+	nb = compare_unit_values(gb, key, set->unit, 0, vb);
+	ng = compare_unit_values(gg, key, set->unit, 0, vg);
 	compare_cell_values(vb, nb, vg, ng, group == base, test, alpha, cell);
 	free(vb);
 	free(vg);
+}
+
+/*
+ * The values of one key in a group, one per unit: per run, or per boot
+ * (the mean of the runs that share a boot id; a run without one is its own
+ * boot).  With reciprocal set each run's value is replaced by 1/value
+ * before boots are averaged (for harmonic means).  Returns the number of
+ * values, or -1 when reciprocal meets a value that is not positive.
+ */
+int
+compare_unit_values(const struct compare_group *g,
+    const struct compare_key *key, enum compare_unit unit, int reciprocal,
+    double *out)
+{
+	const struct compare_run *run;
+	const struct summary_row *row;
+	const char **boot;
+	double *sum, v;
+	int *count, i, j, b, n = 0;
+
+	boot = xcalloc(g->nruns + 1, sizeof *boot);
+	sum = xcalloc(g->nruns + 1, sizeof *sum);
+	count = xcalloc(g->nruns + 1, sizeof *count);
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < run->sum.n; j++) {
+			row = &run->sum.rows[j];
+			if (strcmp(row->metric, key->metric) == 0 &&
+			    strcmp(run->phases[row->phase], key->phase) == 0)
+				break;
+		}
+		if (j == run->sum.n)
+			continue;
+		v = run->sum.rows[j].value;
+		if (reciprocal) {
+			if (!(v > 0) || !isfinite(v)) {
+				n = -1;
+				break;
+			}
+			v = 1 / v;
+		}
+		b = n;
+		if (unit == COMPARE_UNIT_BOOT && run->boot_id != NULL) {
+			for (b = 0; b < n; b++)
+				if (boot[b] != NULL &&
+				    strcmp(boot[b], run->boot_id) == 0)
+					break;
+		}
+		if (b == n) {
+			boot[n] = unit == COMPARE_UNIT_BOOT ? run->boot_id :
+			    NULL;
+			n++;
+		}
+		sum[b] += v;
+		count[b]++;
+		/* Keep one run's value exact (stats_describe's rule). */
+		out[b] = count[b] == 1 ? v : sum[b] / count[b];
+	}
+	free(boot);
+	free(sum);
+	free(count);
+	return (n);
+}
+
+/*
+ * The boots of a group's runs; *unknown counts runs without a boot id
+ * (each counted as its own boot).
+ */
+int
+compare_boots(const struct compare_group *g, int *unknown)
+{
+	int i, j, n = 0;
+
+	*unknown = 0;
+	for (i = 0; i < g->nruns; i++) {
+		if (g->runs[i]->boot_id == NULL) {
+			(*unknown)++;
+			n++;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (g->runs[j]->boot_id != NULL &&
+			    strcmp(g->runs[j]->boot_id, g->runs[i]->boot_id) ==
+			    0)
+				break;
+		if (j == i)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * One sentence on what a value is: the unit of replication and, per
+ * group, how many runs in how many boots.
+ */
+char *
+compare_unit_note(const struct compare_set *set)
+{
+	char *text, *old;
+	int g, boots, unknown;
+
+	if (set->unit == COMPARE_UNIT_BOOT)
+		text = xstrdup("unit: boot (runs repeated within one boot are "
+		    "averaged to one value; --unit run counts each run)");
+	else
+		text = xstrdup("unit: run (each run counts as an independent "
+		    "value, also runs repeated within one boot)");
+	for (g = 0; g < set->ngroups; g++) {
+		boots = compare_boots(&set->groups[g], &unknown);
+		old = text;
+		text = xasprintf("%s%s %s: %d run%s in %d boot%s", old,
+		    g == 0 ? ";" : ",", set->groups[g].name,
+		    set->groups[g].nruns, set->groups[g].nruns == 1 ? "" : "s",
+		    boots, boots == 1 ? "" : "s");
+		free(old);
+		if (unknown > 0) {
+			old = text;
+			text = xasprintf("%s (%d without a boot id, each its "
+			    "own boot)", old, unknown);
+			free(old);
+		}
+	}
+	return (text);
 }
 
 /*

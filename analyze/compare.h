@@ -15,6 +15,12 @@ enum compare_group_by {
 	COMPARE_BY_KERNEL
 };
 
+/* What one value of a group is: a boot (its runs averaged) or a run. */
+enum compare_unit {
+	COMPARE_UNIT_RUN,
+	COMPARE_UNIT_BOOT
+};
+
 enum compare_test {
 	COMPARE_WELCH,
 	COMPARE_MANN_WHITNEY
@@ -26,6 +32,7 @@ struct compare_run {
 	char		*label;
 	char		*host;
 	char		*kernel_release;
+	char		*boot_id;	/* NULL: unknown, its own boot */
 	char		*source;
 	char		*suite;		/* "(none)" when not a suite run */
 	char		*shape;		/* phases and their workloads */
@@ -58,6 +65,7 @@ struct compare_set {
 	int		 ngroups;
 	struct compare_key *keys;
 	int		 nkeys;
+	enum compare_unit unit;		/* what compare_cell compares */
 };
 
 /* One group against the baseline for one key. */
@@ -88,6 +96,11 @@ char	*compare_suite_differences(const struct compare_set *set);
 int	 compare_find_group(const struct compare_set *set, const char *name);
 int	 compare_values(const struct compare_group *g,
 	     const struct compare_key *key, double *out);
+int	 compare_unit_values(const struct compare_group *g,
+	     const struct compare_key *key, enum compare_unit unit,
+	     int reciprocal, double *out);
+int	 compare_boots(const struct compare_group *g, int *unknown);
+char	*compare_unit_note(const struct compare_set *set);
 void	 compare_cell(const struct compare_set *set, int base, int group,
 	     const struct compare_key *key, enum compare_test test,
 	     double alpha, struct compare_cell *cell);

@@ -277,25 +277,18 @@ gate_unjudged(struct gate_result *res, const char *fmt, ...)
 }
 
 /*
- * The values a rule compares: for a harmonic rule their reciprocals (the
- * harmonic mean is the reciprocal of their mean, and the test runs on
- * them); -1 when a harmonic rule meets a value that is not positive.
+ * The values a rule compares, one per unit of the set (boot or run): for a
+ * harmonic rule their reciprocals (the harmonic mean is the reciprocal of
+ * their mean, and the test runs on them); -1 when a harmonic rule meets a
+ * value that is not positive.
  */
 static int
-gate_values(const struct gate_rule *rule, const struct compare_group *g,
-    const struct compare_key *key, double *out, int *n)
+gate_values(const struct gate_rule *rule, const struct compare_set *set,
+    const struct compare_group *g, const struct compare_key *key,
+    double *out, int *n)
 {
-	int i;
-
-	*n = compare_values(g, key, out);
-	if (!rule->harmonic)
-		return (0);
-	for (i = 0; i < *n; i++) {
-		if (!(out[i] > 0) || !isfinite(out[i]))
-			return (-1);
-		out[i] = 1 / out[i];
-	}
-	return (0);
+	*n = compare_unit_values(g, key, set->unit, rule->harmonic, out);
+	return (*n < 0 ? -1 : 0);
 }
 
 /* Judge one rule on one key. */
@@ -309,22 +302,25 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 	struct compare_cell cell;
 	struct stats_desc db;
 	char limit[32], pbuf[64];
-	const char *why, *mean = rule->harmonic ? "Hmean" : "Amean";
+	const char *why, *unit, *mean = rule->harmonic ? "Hmean" : "Amean";
 	double *vb, *vc;
 	int exceeds, bad;
 
 	vb = xcalloc(gb->nruns + 1, sizeof *vb);
 	vc = xcalloc(gc->nruns + 1, sizeof *vc);
-	bad = gate_values(rule, gb, key, vb, &res->nbase) != 0;
-	bad |= gate_values(rule, gc, key, vc, &res->ncand) != 0;
+	bad = gate_values(rule, set, gb, key, vb, &res->nbase) != 0;
+	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
 	if (bad) {
 		gate_unjudged(res, "the harmonic mean needs positive values");
 		goto out;
 	}
 	if (res->nbase < rule->min_runs || res->ncand < rule->min_runs) {
-		gate_unjudged(res, "baseline has %d run%s, candidate %d; the "
-		    "rule needs %d a side", res->nbase, res->nbase == 1 ? "" :
-		    "s", res->ncand, rule->min_runs);
+		unit = set->unit == COMPARE_UNIT_BOOT ? "boot" : "run";
+		gate_unjudged(res, "baseline has %d %s%s, candidate %d; the "
+		    "rule needs %d a side%s", res->nbase, unit,
+		    res->nbase == 1 ? "" : "s", res->ncand, rule->min_runs,
+		    set->unit == COMPARE_UNIT_BOOT ? " (runs within one boot "
+		    "count once)" : "");
 		goto out;
 	}
 	compare_cell_values(vb, res->nbase, vc, res->ncand, 0, test,
@@ -573,7 +569,7 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
     const struct gate_result *r, int n)
 {
 	struct gate_counts c;
-	char limit[32];
+	char limit[32], *note;
 	int i;
 
 	gate_count(r, n, &c);
@@ -583,6 +579,9 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	fprintf(f, "%d checks, %d failed, %d not judged; baseline %d run(s), "
 	    "candidate %d run(s).\n\n", n, c.failed, c.unjudged,
 	    set->groups[0].nruns, set->groups[1].nruns);
+	note = compare_unit_note(set);
+	fprintf(f, "%s\n\n", note);
+	free(note);
 	fprintf(f, "| Result | Rule | Phase | Metric | Baseline | Candidate "
 	    "| Change | Allowed | p |\n"
 	    "|---|---|---|---|---:|---:|---:|---:|---:|\n");

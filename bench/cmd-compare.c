@@ -26,6 +26,7 @@ struct compare_settings {
 	char		*alpha;
 	int		 force;
 	int		 all;
+	int		 unit;
 	uint64_t	 empty_tolerance;
 };
 
@@ -34,6 +35,7 @@ static const char *const format_choices[] = {
 	"text", "csv", "json", "markdown", NULL
 };
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
+static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def compare_options[] = {
 	{ .name = "group-by", .type = OPT_ENUM,
@@ -62,6 +64,11 @@ static const struct opt_def compare_options[] = {
 	  .offset = offsetof(struct compare_settings, all),
 	  .help = "text and markdown: every metric, not only the headline "
 	  "ones" },
+	{ .name = "unit", .type = OPT_ENUM,
+	  .offset = offsetof(struct compare_settings, unit), .arg = "UNIT",
+	  .def = "boot", .choices = unit_choices,
+	  .help = "one value per boot (runs within a boot averaged) or per "
+	  "run" },
 	{ .name = "empty-tolerance", .type = OPT_U64,
 	  .offset = offsetof(struct compare_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
@@ -360,7 +367,7 @@ cmd_compare_exec(int argc, char **argv)
 	struct metrics_options mo;
 	struct compare_set *set;
 	json_t *notes;
-	char *cause = NULL, *differences;
+	char *cause = NULL, *differences, *unit_note;
 	int first, rc, base = 0, g, i;
 
 	memset(&st, 0, sizeof st);
@@ -377,6 +384,8 @@ cmd_compare_exec(int argc, char **argv)
 	if ((rc = compare_load(argv + first, argc - first, st.group_by, &mo,
 	    &set, &cause)) != 0)
 		die(-rc, "%s", cause);
+	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	unit_note = compare_unit_note(set);
 	if (st.baseline != NULL &&
 	    (base = compare_find_group(set, st.baseline)) < 0) {
 		char *names = xstrdup("");
@@ -396,6 +405,7 @@ cmd_compare_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "these runs are not comparable:\n%s\n"
 		    "(--force compares them anyway)", differences);
 	notes = json_array();
+	json_array_append_new(notes, json_string(unit_note));
 	if (differences != NULL)
 		json_array_append_new(notes, json_sprintf("runs differ "
 		    "(--force): %s", differences));
@@ -447,6 +457,7 @@ cmd_compare_exec(int argc, char **argv)
 		break;
 	}
 	json_decref(notes);
+	free(unit_note);
 	free(differences);
 	compare_free(set);
 	opt_free(compare_options, &st);

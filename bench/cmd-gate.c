@@ -25,10 +25,12 @@ struct gate_settings {
 	int		 test;
 	int		 force;
 	int		 allow_unjudged;
+	int		 unit;
 	uint64_t	 empty_tolerance;
 };
 
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
+static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def gate_options[] = {
 	{ .name = "baseline", .type = OPT_LIST,
@@ -54,6 +56,11 @@ static const struct opt_def gate_options[] = {
 	{ .name = "force", .type = OPT_FLAG,
 	  .offset = offsetof(struct gate_settings, force),
 	  .help = "judge runs from different hosts, region or page sizes" },
+	{ .name = "unit", .type = OPT_ENUM,
+	  .offset = offsetof(struct gate_settings, unit), .arg = "UNIT",
+	  .def = "boot", .choices = unit_choices,
+	  .help = "one value per boot (runs within a boot averaged) or per "
+	  "run" },
 	{ .name = "allow-unjudged", .type = OPT_FLAG,
 	  .offset = offsetof(struct gate_settings, allow_unjudged),
 	  .help = "exit 0 even when a rule got no verdict (no metric, too "
@@ -118,7 +125,7 @@ cmd_gate_exec(int argc, char **argv)
 	struct gate_result *res;
 	struct gate_counts counts;
 	struct compare_set *set;
-	char *cause = NULL, *rules_path, *differences;
+	char *cause = NULL, *rules_path, *differences, *unit_note;
 	int first, rc, n, i;
 
 	memset(&st, 0, sizeof st);
@@ -147,6 +154,10 @@ cmd_gate_exec(int argc, char **argv)
 		    differences);
 	if (differences != NULL)
 		log_warnx("runs differ (--force): %s", differences);
+	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	unit_note = compare_unit_note(set);
+	printf("%s\n", unit_note);
+	free(unit_note);
 	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
 	    COMPARE_WELCH, &res, &n);
 	gate_count(res, n, &counts);

@@ -101,7 +101,7 @@ expect_out '^pass: spread_index' "while the spread rule passes"
 rb gate --baseline "$WORK/patched/1" --candidate "$WORK/vanilla/1" \
     --rules "$RULES"
 expect_rc 2 "gate: single runs are not judged"
-expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 run, candidate 1; the rule needs 3 a side' \
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 boot, candidate 1; the rule needs 3 a side' \
     "and the message says why"
 
 # A workload name that needs escaping in XML and markdown.

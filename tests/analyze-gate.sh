@@ -6,8 +6,9 @@
 
 RULES="$top_srcdir/bench/suites/gate-rules.ini"
 
-# mknoisy DIR SEED SPREAD [PHASE] [WORKLOAD] [SUITE]: a run of four regions
-# of 1000 pages, 40 samples 0.25 s apart in one phase (default "run").
+# mknoisy DIR SEED SPREAD [PHASE] [WORKLOAD] [SUITE] [BOOT]: a run of four
+# regions
+# of 1000 pages (kernel.boot_id BOOT, default none), 40 samples 0.25 s apart in one phase (default "run").
 # About 900 pages (+-50) are used, all in region 0 when SPREAD is 1, a
 # third in each of regions 0-2 when it is 3; in 30% of the runs one stray
 # page sits in region 1 for one sample (spread_index.twmean 1.025, not 1).
@@ -16,6 +17,8 @@ RULES="$top_srcdir/bench/suites/gate-rules.ini"
 mknoisy() {
 	_d=$1 _seed=$2 _spread=$3 _phase=${4:-run} _wl=${5:-pagetest}
 	_suite=${6:-quick}
+	_boot=null
+	[ -n "${7:-}" ] && _boot="\"$7\""
 	mkdir -p "$_d"
 	cat >"$_d/meta.json" <<META
 {"schema_version": 1, "tool": {"name": "regionbench", "version": "0.1.0"},
@@ -23,7 +26,7 @@ mknoisy() {
  "label": "noisy",
  "start_time": "2026-12-01T10:00:00Z", "end_time": "2026-12-01T10:00:10Z",
  "host": "h1", "kernel": {"release": "6.18.0", "version": "#1",
- "cmdline": ""}, "page_size": 4096, "source": {"name": "kpageflags"},
+ "cmdline": "", "boot_id": $_boot}, "page_size": 4096, "source": {"name": "kpageflags"},
  "region_size_bytes": null, "interval_s": 0.25, "status": "complete",
  "samples": 40, "phases": ["$_phase"]}
 META
@@ -100,7 +103,7 @@ expect_rc 0 "--allow-unjudged passes without a verdict"
 rb gate --baseline "$WORK/base/0" --baseline "$WORK/base/1" \
     --candidate "$WORK/cand" --rules "$RULES"
 expect_rc 2 "gate: two baseline runs are too few for the default rules"
-expect_out '^not judged: spread_index.twmean \[run\]: baseline has 2 runs, candidate 3; the rule needs 3 a side' \
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 2 boots, candidate 3; the rule needs 3 a side' \
     "and the check says how many it needs"
 printf '[spread]\nmetric = spread_index.twmean\nbetter = lower\nmax_change = 5%%\nrequire_significance = yes\nmin_runs = 1\n' \
     >"$WORK/one.ini"
@@ -165,5 +168,61 @@ expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\
     "on the spread index"
 expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
 expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
+
+# Runs repeated within one boot count once.
+for i in 0 1 2; do
+	mknoisy "$WORK/oneboot-a/$i" $((800 + i)) 1 run pagetest quick boot-a
+	mknoisy "$WORK/oneboot-b/$i" $((810 + i)) 1 run pagetest quick boot-b
+done
+rb gate --baseline "$WORK/oneboot-a" --candidate "$WORK/oneboot-b" \
+    --rules "$RULES" --markdown "$WORK/oneboot.md"
+expect_rc 2 "gate: 3 runs in one boot a side are one value, too few"
+expect_out '^unit: boot .*baseline: 3 runs in 1 boot, candidate: 3 runs in 1 boot$' \
+    "the gate says what it counts"
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 boot, candidate 1; the rule needs 3 a side \(runs within one boot count once\)' \
+    "and why the checks are not judged"
+grep -q '^unit: boot' "$WORK/oneboot.md"
+ok $? "the markdown summary says so too"
+rb gate --baseline "$WORK/oneboot-a" --candidate "$WORK/oneboot-b" \
+    --rules "$RULES" --unit run
+expect_rc 0 "gate --unit run counts each run"
+expect_out '^unit: run ' "and says so"
+# Six runs in three boots: three values a side, each the mean of two runs.
+for i in 0 1 2 3 4 5; do
+	mknoisy "$WORK/threeboots-a/$i" $((900 + i)) 1 run pagetest quick \
+	    "a$((i / 2))"
+	mknoisy "$WORK/threeboots-b/$i" $((950 + i)) 1 run pagetest quick \
+	    "b$((i / 2))"
+done
+rb gate --baseline "$WORK/threeboots-a" --candidate "$WORK/threeboots-b" \
+    --rules "$RULES"
+expect_rc 0 "gate: 6 runs in 3 boots a side are judged"
+expect_out 'baseline: 6 runs in 3 boots, candidate: 6 runs in 3 boots$' \
+    "counting boots"
+expect_out '^pass: workload.pagetest.throughput \[run\]: Hmean baseline [0-9.]+ \(n=3\)' \
+    "n is the number of boots"
+rb compare "$WORK/threeboots-a" "$WORK/oneboot-a" --format json
+expect_rc 0 "compare groups by boot"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ns = [c["n"] for m in d["metrics"] for c in m["groups"]
+      if m["metric"] == "spread_index.twmean"]
+unit = [n for n in d["notes"] if n.startswith("unit: boot")]
+sys.exit(0 if ns == [3, 1] and unit else 1)' "$WORK/out"
+ok $? "compare: n counts boots (3 and 1) and a note says so"
+
+# A live run records the boot it ran in.
+if [ -r /proc/sys/kernel/random/boot_id ]; then
+	rb sample --count 1 --out "$WORK/live" --quiet
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1] + "/meta.json"))
+sys.exit(0 if d["kernel"]["boot_id"] == open(
+    "/proc/sys/kernel/random/boot_id").read().strip() else 1)' "$WORK/live"
+	ok $? "meta.json has kernel.boot_id from /proc/sys/kernel/random/boot_id"
+else
+	ok 0 "# SKIP /proc/sys/kernel/random/boot_id not readable"
+fi
 
 done_testing
