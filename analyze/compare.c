@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -125,48 +127,82 @@ compare_run_free(struct compare_run *run)
 	free(run);
 }
 
+/* Directories of runs nest at most this deep (a guard against loops). */
+#define COMPARE_MAX_DEPTH	16
+
+/* Append the run directories under path (not itself) to *dirs. */
+static int
+compare_walk(const char *path, int depth, char ***dirs, int *ndirs,
+    char **cause)
+{
+	struct dirent *de;
+	struct stat sb;
+	char *child;
+	DIR *d;
+	int rc = 0;
+
+	if ((d = opendir(path)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno)));
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		child = xasprintf("%s/%s", path, de->d_name);
+		if (results_is_run_dir(child)) {
+			*dirs = xreallocarray(*dirs, *ndirs + 1,
+			    sizeof **dirs);
+			(*dirs)[(*ndirs)++] = child;
+			continue;
+		}
+		if (stat(child, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			if (depth >= COMPARE_MAX_DEPTH)
+				rc = fail_with(cause, RB_EXIT_INPUT, "%s: "
+				    "directories nested deeper than %d (a "
+				    "loop of links?)", child,
+				    COMPARE_MAX_DEPTH);
+			else
+				rc = compare_walk(child, depth + 1, dirs,
+				    ndirs, cause);
+		}
+		free(child);
+	}
+	closedir(d);
+	return (rc);
+}
+
 /*
- * The run directories PATH stands for: itself when it is a run, else its
- * children that are runs (what `run --repeat N` makes), sorted by name.
- * The caller frees each name and the array.
+ * The run directories PATH stands for: itself when it is a run, else every
+ * run below it at any depth (what `run --repeat N` makes, or a directory
+ * of such directories), sorted by path.  A run directory's own
+ * subdirectories are not searched.  The caller frees each name and the
+ * array.
  */
 int
 compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
 {
-	struct dirent *de;
-	char **children = NULL, *child;
-	int nchildren = 0;
-	DIR *d;
+	char **found = NULL;
+	int nfound = 0, i, rc;
 
 	if (results_is_run_dir(path)) {
-		children = xcalloc(1, sizeof *children);
-		children[nchildren++] = xstrdup(path);
-		*dirs = children;
-		*ndirs = nchildren;
+		found = xcalloc(1, sizeof *found);
+		found[nfound++] = xstrdup(path);
+		*dirs = found;
+		*ndirs = nfound;
 		return (0);
 	}
-	if ((d = opendir(path)) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno)));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
-		if (!results_is_run_dir(child)) {
-			free(child);
-			continue;
-		}
-		children = xreallocarray(children, nchildren + 1,
-		    sizeof *children);
-		children[nchildren++] = child;
+	if ((rc = compare_walk(path, 1, &found, &nfound, cause)) != 0) {
+		for (i = 0; i < nfound; i++)
+			free(found[i]);
+		free(found);
+		return (rc);
 	}
-	closedir(d);
-	if (nchildren == 0)
+	if (nfound == 0)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: neither a results "
-		    "directory (no meta.json) nor a directory of them", path));
-	qsort(children, nchildren, sizeof *children, name_cmp);
-	*dirs = children;
-	*ndirs = nchildren;
+		    "directory (no meta.json) nor a directory with any below "
+		    "it", path));
+	qsort(found, nfound, sizeof *found, name_cmp);
+	*dirs = found;
+	*ndirs = nfound;
 	return (0);
 }
 

@@ -15,6 +15,7 @@
 #include "gate.h"
 #include "log.h"
 #include "output.h"
+#include "suite.h"
 
 struct gate_settings {
 	struct opt_list	 baseline;
@@ -33,16 +34,17 @@ static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
 static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def gate_options[] = {
-	{ .name = "baseline", .type = OPT_LIST,
-	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR",
-	  .help = "baseline run or directory of runs (repeatable)" },
-	{ .name = "candidate", .type = OPT_LIST,
-	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR",
-	  .help = "candidate run or directory of runs (repeatable)" },
+	{ .name = "baseline", .type = OPT_LIST, .multi = 1,
+	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR...",
+	  .help = "baseline runs or directories of runs (any depth)" },
+	{ .name = "candidate", .type = OPT_LIST, .multi = 1,
+	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR...",
+	  .help = "candidate runs or directories of runs (any depth)" },
 	{ .name = "rules", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, rules), .arg = "FILE",
-	  .help = "INI rules (default: gate-rules.ini in $REGIONBENCH_DATADIR "
-	  "or " PKGDATADIR ")" },
+	  .help = "INI rules (default: gate-rules.ini found like suites: "
+	  "next to the program, in $REGIONBENCH_DATADIR, in " PKGDATADIR
+	  ")" },
 	{ .name = "junit", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, junit), .arg = "FILE",
 	  .help = "write JUnit XML, one testcase per rule check" },
@@ -71,23 +73,6 @@ static const struct opt_def gate_options[] = {
 	  .help = "a region with at most PAGES used pages is empty" },
 	{ .name = NULL }
 };
-
-/* The rules file to use when --rules is not given. */
-static char *
-default_rules(void)
-{
-	const char *env = getenv("REGIONBENCH_DATADIR");
-	struct stat sb;
-	char *path;
-
-	if (env != NULL && env[0] != '\0') {
-		path = xasprintf("%s/gate-rules.ini", env);
-		if (stat(path, &sb) == 0)
-			return (path);
-		free(path);
-	}
-	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
-}
 
 /* Write a report through an atomic file, or to stdout for "-". */
 static void
@@ -136,7 +121,11 @@ cmd_gate_exec(int argc, char **argv)
 	if (st.baseline.n == 0 || st.candidate.n == 0)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
-	rules_path = st.rules != NULL ? xstrdup(st.rules) : default_rules();
+	if (st.rules != NULL)
+		rules_path = xstrdup(st.rules);
+	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==
+	    NULL)
+		die(RB_EXIT_INPUT, "gate: %s (give --rules FILE)", cause);
 	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0)
 		die(-rc, "%s", cause);
 	metrics_options_default(&mo);
@@ -195,7 +184,8 @@ cmd_gate_exec(int argc, char **argv)
 const struct command_entry cmd_gate_entry = {
 	.name = "gate",
 	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
-	    "[--junit FILE] [--markdown FILE] [--allow-unjudged]",
+	    "[--junit FILE] [--markdown FILE] [--unit boot|run] "
+	    "[--allow-unjudged]",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "

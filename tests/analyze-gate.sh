@@ -212,6 +212,51 @@ unit = [n for n in d["notes"] if n.startswith("unit: boot")]
 sys.exit(0 if ns == [3, 1] and unit else 1)' "$WORK/out"
 ok $? "compare: n counts boots (3 and 1) and a note says so"
 
+# Several directories after one flag, and directories of runs at any depth.
+rb gate --baseline "$WORK/base/0" "$WORK/base/1" "$WORK/base/2" \
+    --candidate "$WORK/cand/0" "$WORK/cand/1" "$WORK/cand/2" --rules "$RULES"
+expect_rc 0 "gate: --baseline a b c takes three directories"
+expect_out 'baseline: 3 runs in 3 boots .*candidate: 3 runs in 3 boots' \
+    "and uses all of them"
+mkdir -p "$WORK/deep/kernel-a/boot-1" "$WORK/deep/kernel-a/boot-2" \
+    "$WORK/deep/kernel-b"
+cp -r "$WORK/threeboots-a/0" "$WORK/threeboots-a/1" "$WORK/deep/kernel-a/boot-1/"
+cp -r "$WORK/threeboots-a/2" "$WORK/deep/kernel-a/boot-2/"
+cp -r "$WORK/threeboots-a/4" "$WORK/deep/kernel-a/"
+cp -r "$WORK/threeboots-b" "$WORK/deep/kernel-b/boots"
+rb gate --baseline "$WORK/deep/kernel-a" --candidate "$WORK/deep/kernel-b" \
+    --rules "$RULES"
+expect_rc 0 "gate: runs found at any depth"
+expect_out 'baseline: 4 runs in 3 boots, candidate: 6 runs in 3 boots$' \
+    "all of them"
+rb compare "$WORK/deep"
+expect_rc 0 "compare: a directory of directories of runs is one group"
+expect_out '^  deep: 10 runs' "with every run below it"
+mkdir -p "$WORK/empty/a/b"
+rb gate --baseline "$WORK/empty" --candidate "$WORK/cand" --rules "$RULES"
+expect_rc 2 "gate: a directory without runs is bad input"
+expect_err 'empty: neither a results directory .* nor a directory with any below it' \
+    "and says so"
+
+# The default rules are found next to the program (an uninstalled build),
+# like the suites.
+if [ -f "$(dirname "$REGIONBENCH")/suites/gate-rules.ini" ]; then
+	env -u REGIONBENCH_DATADIR "$REGIONBENCH" gate --baseline "$WORK/base" \
+	    --candidate "$WORK/cand" >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 0 "gate: default rules found beside the program"
+	expect_out "rules $(dirname "$REGIONBENCH")/suites/gate-rules.ini\\)\$" \
+	    "and named in the summary"
+else
+	ok 0 "# SKIP the program is not in the source tree (VPATH build)"
+	ok 0 "# SKIP the program is not in the source tree (VPATH build)"
+fi
+REGIONBENCH_DATADIR="$WORK/nowhere" "$REGIONBENCH" gate --baseline "$WORK/base" \
+    --candidate "$WORK/cand" --rules "$WORK/missing.ini" >"$WORK/out" \
+    2>"$WORK/err" </dev/null
+RC=$?
+expect_rc 2 "gate: a missing rules file is bad input"
+
 # A live run records the boot it ran in.
 if [ -r /proc/sys/kernel/random/boot_id ]; then
 	rb sample --count 1 --out "$WORK/live" --quiet
