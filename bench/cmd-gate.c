@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "command.h"
 #include "gate.h"
@@ -117,7 +116,7 @@ cmd_gate_exec(int argc, char **argv)
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
 	if (argc - first != 0)
 		die(RB_EXIT_INPUT, "gate: unexpected argument '%s' (use "
-		    "--baseline DIR and --candidate DIR)", argv[first]);
+		    "--baseline DIR... and --candidate DIR...)", argv[first]);
 	if (st.baseline.n == 0 || st.candidate.n == 0)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
