@@ -400,8 +400,9 @@ gate_add(struct gate_result **res, int *n, const struct gate_rule *rule,
 /*
  * Apply every rule to every key it matches.  A rule that matches no metric
  * present on both sides yields one result with key NULL, not judged.
+ * Returns the number of failed checks (gate_count has every count).
  */
-void
+int
 gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
     enum compare_test test, struct gate_result **out, int *nout)
 {
@@ -409,7 +410,7 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	const struct compare_key *key;
 	struct gate_result *res = NULL;
 	double *tmp;
-	int i, k, n = 0, matched, most;
+	int i, k, n = 0, matched, most, failed;
 
 	most = set->groups[0].nruns > set->groups[1].nruns ?
 	    set->groups[0].nruns : set->groups[1].nruns;
@@ -439,6 +440,9 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	free(tmp);
 	*out = res;
 	*nout = n;
+	for (i = failed = 0; i < n; i++)
+		failed += res[i].failed;
+	return (failed);
 }
 
 /* Free gate results. */

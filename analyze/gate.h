@@ -57,7 +57,7 @@ struct gate_counts {
 int	 gate_rules_load(const char *path, struct gate_rules *rules,
 	     char **cause);
 void	 gate_rules_free(struct gate_rules *rules);
-void	 gate_evaluate(const struct gate_rules *rules,
+int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);
 void	 gate_count(const struct gate_result *r, int n,
