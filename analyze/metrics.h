@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "log.h"
 #include "results.h"
 
 /* How to compute. */
@@ -87,6 +88,9 @@ int	 metrics_reduce(const struct metrics *m,
 int	 metrics_ideal_regions(const uint64_t *present, int n,
 	     uint64_t used_total, uint64_t *scratch);
 void	 metrics_summarize(const struct metrics *m, struct summary *sum);
+void	 summary_add(struct summary *sum, int phase, const char *unit,
+	     int headline, double value, const char *fmt, ...)
+	     RB_PRINTF(6, 7);
 void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);

@@ -257,3 +257,17 @@ TESTS += tests/t-hardening-results
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
 .PHONY: perf
+
+
+# ---- analyze: the summary, the power model and the seed table
+check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
+tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_summary_SOURCES = tests/t-summary.c
+tests_t_summary_LDADD = $(TEST_LIBS)
+tests_t_power_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_power_SOURCES = tests/t-power.c
+tests_t_power_LDADD = $(TEST_LIBS)
+tests_t_seed_table_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_seed_table_SOURCES = tests/t-seed-table.c
+tests_t_seed_table_LDADD = $(TEST_LIBS)
+TESTS += tests/t-summary tests/t-power tests/t-seed-table
