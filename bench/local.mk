@@ -18,8 +18,10 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
 	bench/region-table.c bench/region-table.h \
-	bench/runner.c bench/runner.h \
+	bench/runner.c bench/runner.h bench/runner-int.h \
+	bench/runner-phase.c bench/runner-show.c \
 	bench/sampler.c bench/sampler.h \
+	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h
 
