@@ -11,6 +11,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/seed-table.c analyze/seed-table.h \
 	analyze/stats.c analyze/stats.h \
 	analyze/compare.c analyze/compare.h \
+	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \

@@ -259,7 +259,8 @@ perf: $(PERF_BENCHMARKS) bench/regionbench
 .PHONY: perf
 
 
-# ---- analyze: the summary, the power model and the seed table
+# ---- analyze: the summary, the power model, the seed table and the
+# output formats of compare
 check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
 tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_summary_SOURCES = tests/t-summary.c
@@ -270,4 +271,9 @@ tests_t_power_LDADD = $(TEST_LIBS)
 tests_t_seed_table_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_seed_table_SOURCES = tests/t-seed-table.c
 tests_t_seed_table_LDADD = $(TEST_LIBS)
-TESTS += tests/t-summary tests/t-power tests/t-seed-table
+tests_t_compare_output_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_compare_output_SOURCES = tests/t-compare-output.c
+tests_t_compare_output_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/t-compare-output
+TESTS += tests/t-summary tests/t-power tests/t-seed-table \
+	tests/t-compare-output
