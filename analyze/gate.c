@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "gate.h"
 #include "output.h"
@@ -494,4 +495,64 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	}
 	fprintf(f, "\n");
 	return (ferror(f) ? -1 : 0);
+}
+
+/*
+ * The rules file to use when none is named: gate-rules.ini in
+ * $REGIONBENCH_DATADIR when it is there, else the installed one.
+ */
+char *
+gate_default_rules(void)
+{
+	const char *env = getenv("REGIONBENCH_DATADIR");
+	struct stat sb;
+	char *path;
+
+	if (env != NULL && env[0] != '\0') {
+		path = xasprintf("%s/gate-rules.ini", env);
+		if (stat(path, &sb) == 0)
+			return (path);
+		free(path);
+	}
+	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
+}
+
+/* Write a report with one of the writers into a file replaced whole. */
+int
+gate_write_file(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer, char **cause)
+{
+	struct output_file of;
+	int rc;
+
+	if ((rc = output_open(&of, path, cause)) != 0)
+		return (rc);
+	if (writer(of.f, set, r, n) != 0) {
+		output_abort(&of);
+		return (fail_with(cause, RB_EXIT_ENV, "%s: write failed",
+		    path));
+	}
+	return (output_commit(&of, cause));
+}
+
+/*
+ * Print each check's message and the verdict line; a rule that matched
+ * nothing is a warning on stderr.  failed: how many checks failed.
+ */
+void
+gate_print(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n, int failed, const char *rules_path)
+{
+	int i, nb = set->groups[0].nruns, nc = set->groups[1].nruns;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].key == NULL)
+			log_warnx("%s", r[i].message);
+		else
+			fprintf(f, "%s\n", r[i].message);
+	}
+	fprintf(f, "gate: %s (%d check%s, %d failed; baseline %d run%s, "
+	    "candidate %d run%s; rules %s)\n", failed > 0 ? "FAILED" :
+	    "passed", n, n == 1 ? "" : "s", failed, nb, nb == 1 ? "" : "s",
+	    nc, nc == 1 ? "" : "s", rules_path);
 }

@@ -48,6 +48,17 @@ int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);
 void	 gate_results_free(struct gate_result *r, int n);
+/* A report writer: JUnit XML or markdown; -1 when writing failed. */
+typedef int (*gate_writer)(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n);
+
+char	*gate_default_rules(void);
+void	 gate_print(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n, int failed,
+	     const char *rules_path);
+int	 gate_write_file(const char *path, const struct compare_set *set,
+	     const struct gate_result *r, int n, gate_writer writer,
+	     char **cause);
 int	 gate_write_junit(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_write_markdown(FILE *f, const struct compare_set *set,

@@ -13,6 +13,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/compare.c analyze/compare.h \
 	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h \
+	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \
 	analyze/chart-draw.c analyze/chart-draw.h \

@@ -9,12 +9,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "command.h"
 #include "gate.h"
 #include "log.h"
-#include "output.h"
 
 struct gate_settings {
 	struct opt_list	 baseline;
@@ -60,46 +58,19 @@ static const struct opt_def gate_options[] = {
 	{ .name = NULL }
 };
 
-/* The rules file to use when --rules is not given. */
-static char *
-default_rules(void)
-{
-	const char *env = getenv("REGIONBENCH_DATADIR");
-	struct stat sb;
-	char *path;
-
-	if (env != NULL && env[0] != '\0') {
-		path = xasprintf("%s/gate-rules.ini", env);
-		if (stat(path, &sb) == 0)
-			return (path);
-		free(path);
-	}
-	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
-}
-
-/* Write a report through an atomic file, or to stdout for "-". */
+/* Write a report into a file replaced whole, or to stdout for "-". */
 static void
-write_report(const char *path, const struct compare_set *set,
-    const struct gate_result *r, int n,
-    int (*writer)(FILE *, const struct compare_set *,
-    const struct gate_result *, int))
+gate_report(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer)
 {
-	struct output_file of;
 	char *cause = NULL;
 	int rc;
 
 	if (strcmp(path, "-") == 0) {
 		if (writer(stdout, set, r, n) != 0)
 			die_errno(RB_EXIT_ENV, "stdout");
-		return;
-	}
-	if ((rc = output_open(&of, path, &cause)) != 0)
-		die(-rc, "%s", cause);
-	if (writer(of.f, set, r, n) != 0) {
-		output_abort(&of);
-		die(RB_EXIT_ENV, "%s: write failed", path);
-	}
-	if ((rc = output_commit(&of, &cause)) != 0)
+	} else if ((rc = gate_write_file(path, set, r, n, writer,
+	    &cause)) != 0)
 		die(-rc, "%s", cause);
 }
 
@@ -113,7 +84,7 @@ cmd_gate_exec(int argc, char **argv)
 	struct gate_result *res;
 	struct compare_set *set;
 	char *cause = NULL, *rules_path, *differences;
-	int first, rc, n, i, failed;
+	int first, rc, n, failed;
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
@@ -123,7 +94,8 @@ cmd_gate_exec(int argc, char **argv)
 	if (st.baseline.n == 0 || st.candidate.n == 0)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
-	rules_path = st.rules != NULL ? xstrdup(st.rules) : default_rules();
+	rules_path = st.rules != NULL ? xstrdup(st.rules) :
+	    gate_default_rules();
 	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0)
 		die(-rc, "%s", cause);
 	metrics_options_default(&mo);
@@ -140,23 +112,13 @@ cmd_gate_exec(int argc, char **argv)
 		log_warnx("runs differ (--force): %s", differences);
 	failed = gate_evaluate(&rules, set, st.test == 1 ?
 	    COMPARE_MANN_WHITNEY : COMPARE_WELCH, &res, &n);
-	for (i = 0; i < n; i++) {
-		if (res[i].key == NULL)
-			log_warnx("%s", res[i].message);
-		else
-			printf("%s\n", res[i].message);
-	}
-	printf("gate: %s (%d check%s, %d failed; baseline %d run%s, "
-	    "candidate %d run%s; rules %s)\n", failed > 0 ? "FAILED" :
-	    "passed", n, n == 1 ? "" : "s", failed, set->groups[0].nruns,
-	    set->groups[0].nruns == 1 ? "" : "s", set->groups[1].nruns,
-	    set->groups[1].nruns == 1 ? "" : "s", rules_path);
+	gate_print(stdout, set, res, n, failed, rules_path);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	if (st.junit != NULL)
-		write_report(st.junit, set, res, n, gate_write_junit);
+		gate_report(st.junit, set, res, n, gate_write_junit);
 	if (st.markdown != NULL)
-		write_report(st.markdown, set, res, n, gate_write_markdown);
+		gate_report(st.markdown, set, res, n, gate_write_markdown);
 	gate_results_free(res, n);
 	gate_rules_free(&rules);
 	compare_free(set);
