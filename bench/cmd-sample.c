@@ -14,6 +14,7 @@
 #include "command.h"
 #include "log.h"
 #include "region-table.h"
+#include "recording.h"
 #include "session.h"
 #include "source-cli.h"
 
@@ -159,11 +160,11 @@ cmd_sample_exec(int argc, char **argv)
 	tty = isatty(STDOUT_FILENO) && !set.quiet;
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
-	if (set.replay != NULL && (rc = session_replay_first(set.replay,
+	if (set.replay != NULL && (rc = recording_first(set.replay,
 	    first, sizeof first, &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 	source_cli_open(&cli, &src, set.replay != NULL ? first : NULL);
-	if ((system = session_replay_system(set.replay, cli.proc,
+	if ((system = recording_system(set.replay, cli.proc,
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);
 
@@ -179,7 +180,7 @@ cmd_sample_exec(int argc, char **argv)
 	    &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 	if (set.record != NULL &&
-	    (rc = session_record_system(set.record, system, &cause)) != 0)
+	    (rc = recording_write_system(set.record, system, &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 
 	sample_sampler_config(&set, &cfg);

@@ -42,7 +42,6 @@ struct runner {
 };
 
 int	 runner_phase(struct runner *r, int index);
-int	 runner_write_sysctl(const char *path, const char *value);
 void	 runner_show(struct runner *r, int index,
 	     const struct suite_phase *ph, double progress,
 	     uint64_t phase_start_ns, int force);

@@ -32,7 +32,7 @@ runner_nap(uint64_t ns)
 }
 
 /* Write a value to a /proc/sys file; returns 0 or errno. */
-int
+static int
 runner_write_sysctl(const char *path, const char *value)
 {
 	int fd, saved = 0;

@@ -19,6 +19,7 @@
 #include "chart.h"
 #include "log.h"
 #include "meta.h"
+#include "recording.h"
 #include "report.h"
 #include "runner-int.h"
 #include "seed-table.h"
@@ -208,7 +209,7 @@ runner_open_source(struct runner *r, struct source_cli *cli)
 		source_cli_open(cli, &r->src, NULL);
 		return;
 	}
-	if ((rc = session_replay_first(r->set->replay, first, sizeof first,
+	if ((rc = recording_first(r->set->replay, first, sizeof first,
 	    &cause)) != 0)
 		die(-rc, "run: %s", cause);
 	source_cli_open(cli, &r->src, first);
@@ -258,13 +259,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	r.nreps = set->repeat > 0 ? (int)set->repeat : (int)suite->repeat;
 	snapshot_init(&r.view);
 
-	/*
-	 * The kernel should kill a workload, never the runner.  Lowering
-	 * needs CAP_SYS_RESOURCE, which containers often drop; the workloads
-	 * at +1000 are still chosen first, and meta.json says what held.
-	 */
-	if (geteuid() == 0)
-		runner_write_sysctl("/proc/self/oom_score_adj", "-1000\n");
+	session_protect_from_oom();
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
 	runner_open_source(&r, cli);
 	system = meta_system(cli->proc);

@@ -8,13 +8,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic-file.h"
 #include "log.h"
 #include "meta.h"
 #include "session.h"
@@ -46,68 +46,33 @@ session_catch_signals(int flags)
 		signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * The kernel should kill a workload, never the process that watches it.
+ * Lowering needs root with CAP_SYS_RESOURCE, which containers often
+ * drop; the workloads at +1000 are still chosen first, and the runner's
+ * meta.json says what held.
+ */
+void
+session_protect_from_oom(void)
+{
+	int fd;
+
+	if (geteuid() != 0)
+		return;
+	if ((fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)) ==
+	    -1)
+		return;
+	if (write(fd, "-1000\n", 6) == -1) {
+		/* Without CAP_SYS_RESOURCE: keep going. */
+	}
+	close(fd);
+}
+
 /* The signal that asked us to stop, or 0. */
 int
 session_signal(void)
 {
 	return (session_caught);
-}
-
-/* The first sample of a recording (DIR/0000), which must exist. */
-int
-session_replay_first(const char *replay, char *buf, size_t len,
-    char **cause)
-{
-	snprintf(buf, len, "%s/0000", replay);
-	if (access(buf, F_OK) == -1)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: no recorded "
-		    "samples (expected %s)", replay, buf));
-	return (0);
-}
-
-/* The system part of meta.json: what a recording kept, else live. */
-json_t *
-session_replay_system(const char *replay, const char *proc_root,
-    char **cause)
-{
-	char path[4096];
-	json_error_t err;
-	json_t *sys;
-
-	if (replay != NULL) {
-		snprintf(path, sizeof path, "%s/system.json", replay);
-		if (access(path, F_OK) == 0) {
-			if ((sys = json_load_file(path, 0, &err)) != NULL &&
-			    json_is_object(sys))
-				return (sys);
-			fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-			    err.line, sys == NULL ? err.text :
-			    "expected a JSON object");
-			json_decref(sys);
-			return (NULL);
-		}
-	}
-	return (meta_system(proc_root));
-}
-
-/* Keep the system part of meta.json in a --record directory. */
-int
-session_record_system(const char *record, json_t *system, char **cause)
-{
-	char path[4096], *text, *why = NULL;
-	int rc;
-
-	if (sink_make_dir(record, &why) != 0) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "--record: %s", why);
-		free(why);
-		return (rc);
-	}
-	snprintf(path, sizeof path, "%s/system.json", record);
-	if ((text = json_dumps(system, JSON_INDENT(1))) == NULL)
-		return (fail_with(cause, RB_EXIT_ENV, "%s", path));
-	rc = atomic_file_write(path, text, strlen(text), cause);
-	free(text);
-	return (rc != 0 ? -RB_EXIT_ENV : 0);
 }
 
 /*

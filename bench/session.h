@@ -3,7 +3,7 @@
  * sink, write meta.json saying "running" before the first row, run the
  * sampler, then record how it ended (status, samples, overruns, what the
  * source found) in the final meta.json.  Also the signals that end a
- * session cleanly and the checks of a --replay directory.
+ * session cleanly.
  */
 #ifndef RB_SESSION_H
 #define RB_SESSION_H
@@ -40,13 +40,8 @@ struct session {
 };
 
 void	 session_catch_signals(int flags);
+void	 session_protect_from_oom(void);
 int	 session_signal(void);
-int	 session_replay_first(const char *replay, char *buf, size_t len,
-	     char **cause);
-json_t	*session_replay_system(const char *replay, const char *proc_root,
-	     char **cause);
-int	 session_record_system(const char *record, json_t *system,
-	     char **cause);
 
 int	 session_open(struct session *s, const struct session_config *cfg,
 	     json_t *phases, char **cause);

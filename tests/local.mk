@@ -183,7 +183,8 @@ FUZZ_CPPFLAGS = $(DEFS) -I$(top_builddir) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/workloads -I$(top_srcdir)/analyze \
 	-I$(top_srcdir)/bench $(RB_CFLAGS)
 FUZZ_LIBSRC = $(lib_librb_a_SOURCES) $(analyze_libanalyze_a_SOURCES) \
-	$(workloads_libworkloads_a_SOURCES) bench/suite.c
+	$(workloads_libworkloads_a_SOURCES) bench/suite.c \
+	bench/suite-find.c bench/suite-check.c
 fuzz: config.h
 	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' \
