@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,20 +40,6 @@ load(const char *text, struct power_model *pm, char **cause)
 	unlink(path);
 	free(path);
 	return (rc);
-}
-
-/* A summary value by phase and metric name. */
-static double
-value(const struct results *res, const struct summary *sum,
-    const char *phase, const char *metric)
-{
-	int i;
-
-	for (i = 0; i < sum->n; i++)
-		if (strcmp(sum->rows[i].metric, metric) == 0 &&
-		    strcmp(res->phases[sum->rows[i].phase], phase) == 0)
-			return (sum->rows[i].value);
-	return (NAN);
 }
 
 /* Bad files: each names what is wrong and exits 2. */
@@ -119,11 +104,16 @@ main(void)
 	 * 0.5 s to phase_end): time-weighted 7500 / 2.5 = 3000 of the 7000
 	 * present pages.
 	 */
-	tap_near(value(res, &sum, "fill", "power_model.powered_down_share"),
-	    3000.0 / 7000, 1e-12, "fill: empty share 3000 of 7000 pages");
-	tap_near(value(res, &sum, "fill", "power_model.saving_mw"),
-	    3000.0 * 4096 / (1024.0 * 1024 * 1024) * 90, 1e-12,
-	    "fill: saving is empty GiB times (100 - 10) mW");
+	/* Rows come phase by phase: fill's share, then its saving. */
+	tap_eq_str(res->phases[sum.rows[0].phase], "fill", "fill first");
+	tap_eq_str(sum.rows[0].metric, "power_model.powered_down_share",
+	    "the share first");
+	tap_near(sum.rows[0].value, 3000.0 / 7000, 1e-12,
+	    "fill: empty share 3000 of 7000 pages");
+	tap_eq_str(sum.rows[1].metric, "power_model.saving_mw",
+	    "then the saving");
+	tap_near(sum.rows[1].value, 3000.0 * 4096 / (1024.0 * 1024 * 1024) *
+	    90, 1e-12, "fill: saving is empty GiB times (100 - 10) mW");
 	tap_eq_str(sum.rows[0].unit, "ratio", "share is a ratio");
 	tap_eq_str(sum.rows[1].unit, "mW", "saving is in mW");
 	tap_ok(sum.rows[0].headline && sum.rows[1].headline,
