@@ -168,6 +168,9 @@ cmd_sample_exec(int argc, char **argv)
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);
 
+	if (set.record != NULL &&
+	    (rc = recording_write_system(set.record, system, &cause)) != 0)
+		die(-rc, "sample: %s", cause);
 	sc.command = "sample";
 	sc.dir = set.out;
 	sc.label = set.label;
@@ -178,9 +181,6 @@ cmd_sample_exec(int argc, char **argv)
 	sc.end_phase = "sample";
 	if ((rc = session_open(&ss, &sc, json_pack("[s]", "sample"),
 	    &cause)) != 0)
-		die(-rc, "sample: %s", cause);
-	if (set.record != NULL &&
-	    (rc = recording_write_system(set.record, system, &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 
 	sample_sampler_config(&set, &cfg);
