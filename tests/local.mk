@@ -260,8 +260,8 @@ perf: $(PERF_BENCHMARKS) bench/regionbench
 .PHONY: perf
 
 
-# ---- analyze: the summary, the power model, the seed table and the
-# output formats of compare
+# ---- analyze: the summary, the power model, the seed table, the
+# output formats of compare and verify's checks
 check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
 tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_summary_SOURCES = tests/t-summary.c
@@ -275,6 +275,9 @@ tests_t_seed_table_LDADD = $(TEST_LIBS)
 tests_t_compare_output_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_compare_output_SOURCES = tests/t-compare-output.c
 tests_t_compare_output_LDADD = $(TEST_LIBS)
-check_PROGRAMS += tests/t-compare-output
+check_PROGRAMS += tests/t-compare-output tests/t-verify
+tests_t_verify_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_verify_SOURCES = tests/t-verify.c
+tests_t_verify_LDADD = $(TEST_LIBS)
 TESTS += tests/t-summary tests/t-power tests/t-seed-table \
-	tests/t-compare-output
+	tests/t-compare-output tests/t-verify
