@@ -17,7 +17,6 @@
 #include "runner.h"
 #include "session.h"
 #include "suite.h"
-#include "workload.h"
 
 static const struct opt_def run_options[] = {
 	{ .name = "out", .type = OPT_STRING,
@@ -90,8 +89,8 @@ cmd_run_exec(int argc, char **argv)
 	    &cause);
 	if (path == NULL)
 		die(RB_EXIT_INPUT, "run: %s", cause);
-	rc = suite_load(&suite, path, suite_check_workload, suite_check_option,
-	    &cause);
+	rc = suite_load(&suite, path, suite_check_workload,
+	    suite_check_option, &cause);
 	free(path);
 	if (rc != 0)
 		die(-rc, "%s", cause);

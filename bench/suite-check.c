@@ -1,7 +1,8 @@
 /*
- * The checks suite_load applies to each phase: the workload is in the
- * registry and its own option table accepts each key = value, so that a
- * bad suite is refused with file:line before anything runs.
+ * The checks run passes to suite_load (and the suite fuzzer with it): the
+ * workload of each phase is in the registry and its own option table
+ * accepts each key = value, so that a bad suite is refused with file:line
+ * before anything runs.
  */
 #include "config.h"
 
@@ -11,7 +12,7 @@
 #include "suite.h"
 #include "workload.h"
 
-/* Suite check: the workload exists. */
+/* The workload is registered; the error lists the ones that are. */
 int
 suite_check_workload(const char *name, char **cause)
 {
@@ -29,7 +30,7 @@ suite_check_workload(const char *name, char **cause)
 	    "unknown workload '%s' (known: %s)", name, names));
 }
 
-/* Suite check: the workload's own option table accepts key=value. */
+/* The workload's own option table accepts key=value. */
 int
 suite_check_option(const char *workload, const char *key, const char *value,
     char **cause)
