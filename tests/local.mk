@@ -236,7 +236,8 @@ EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
 # make check replays the inputs kept under tests/data/hardening/NAME through
 # the same harness code (tests/fuzz/fuzz-NAME.c and tests/fuzz/replay-main.c),
 # built normally as tests/t-hardening-NAME.  A new harness is one more name
-# in this list; the static pattern rule below builds every one of them.
+# in this list; one GNU make static pattern rule below builds them all (the
+# rule's target is a variable, so Automake does not need a stanza each).
 HARDENING_REPLAY = \
 	tests/t-hardening-zoneinfo \
 	tests/t-hardening-buddyinfo \
