@@ -177,7 +177,7 @@ extern const struct opt_def workload_common_options[];
 const struct workload_desc *workload_find(const char *name);
 const struct workload_desc *const *workload_all(void);
 
-/* Caller side (workloads/workload.c). */
+/* Caller side (workloads/workload.c, workload-settings.c). */
 struct workload_run *workload_run_new(const struct workload_desc *desc);
 void	 workload_run_free(struct workload_run *run);
 int	 workload_set_option(struct workload_run *run, const char *key,
