@@ -24,6 +24,8 @@ lib_librb_a_SOURCES = \
 	lib/region-map.c lib/region-map.h lib/region-map-private.h \
 	lib/region-map-sysfs.c lib/region-map-file.c \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
+	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
+	lib/src-kpageflags-check.c \
 	lib/placement.c lib/placement.h \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/csv-schema.c lib/csv-schema.h \
