@@ -296,59 +296,36 @@ cmp_draw(cairo_t *cr, double w, double h, const void *data)
 	chart_axis_x(cr, &p[k], chart_time_scale(p[k].x1 - p[k].x0), label);
 }
 
+/* CHART_RUNS load hook: cmp_load into a new cmp_data. */
+static int
+cmp_load_hook(char **paths, int npaths, void **data, char **cause)
+{
+	struct cmp_data *d = xcalloc(1, sizeof *d);
+	int rc;
+
+	if ((rc = cmp_load(paths, npaths, d, cause)) != 0) {
+		free(d);
+		return (rc);
+	}
+	*data = d;
+	return (0);
+}
+
+/* CHART_RUNS free hook. */
+static void
+cmp_free_hook(void *data)
+{
+	cmp_free(data);
+	free(data);
+}
+
 const struct chart_def chart_compare_def = {
 	.name = "compare",
 	.title = "Spread compared",
+	.input = CHART_RUNS,
+	.load = cmp_load_hook,
+	.free = cmp_free_hook,
 	.absent = cmp_absent,
 	.size = cmp_size,
 	.draw = cmp_draw,
 };
-
-/* The compare chart of paths (runs or groups) into outdir. */
-int
-chart_compare(char **paths, int npaths, const char *outdir,
-    unsigned formats, FILE *list, char **cause)
-{
-	static const unsigned fmt[] = { CHART_PNG, CHART_SVG };
-	static const char *const ext[] = { "png", "svg" };
-	struct cmp_data d;
-	char *path;
-	int i, rc;
-
-	if ((rc = chart_make_outdir(outdir, cause)) != 0 ||
-	    (rc = cmp_load(paths, npaths, &d, cause)) != 0)
-		return (rc);
-	for (i = 0; i < 2 && rc == 0; i++) {
-		if (!(formats & fmt[i]))
-			continue;
-		path = xasprintf("%s/compare.%s", outdir, ext[i]);
-		rc = chart_render_file(&chart_compare_def, &d, fmt[i], path,
-		    cause);
-		if (rc == 0 && list != NULL)
-			fprintf(list, "%s\n", path);
-		free(path);
-	}
-	cmp_free(&d);
-	return (rc);
-}
-
-/* The compare chart of paths as an SVG document in memory. */
-int
-chart_svg_compare(char **paths, int npaths, struct chart_svg *out,
-    char **cause)
-{
-	struct cmp_data d;
-	int rc;
-
-	memset(out, 0, sizeof *out);
-	if ((rc = cmp_load(paths, npaths, &d, cause)) != 0)
-		return (rc);
-	rc = chart_render_svg(&chart_compare_def, &d, &out->data, &out->len,
-	    cause);
-	if (rc == 0) {
-		out->name = xstrdup(chart_compare_def.name);
-		out->title = xstrdup(chart_compare_def.title);
-	}
-	cmp_free(&d);
-	return (rc);
-}

@@ -149,6 +149,7 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_frag_def = {
 	.name = "fragmentation",
 	.title = "Free memory by buddy order",
+	.input = CHART_RUN,
 	.absent = frag_absent,
 	.size = frag_size,
 	.draw = frag_draw,

@@ -101,6 +101,7 @@ placement_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_placement_def = {
 	.name = "placement",
 	.title = "Placement of each workload's pages",
+	.input = CHART_RUN,
 	.absent = placement_absent,
 	.size = placement_size,
 	.draw = placement_draw,

@@ -40,9 +40,20 @@ struct chart_moment {
 	char		*label;
 };
 
+/* What a chart is drawn from. */
+enum chart_input {
+	CHART_RUN,	/* one run: data is a struct chart_run */
+	CHART_RUNS	/* runs or groups of runs: data is what load made */
+};
+
 struct chart_def {
 	const char	*name;		/* file name stem */
 	const char	*title;		/* what it shows */
+	enum chart_input input;
+	/* CHART_RUNS: build the data from the paths, and free it. */
+	int		 (*load)(char **paths, int npaths, void **data,
+			     char **cause);
+	void		 (*free)(void *data);
 	/* Why it can't be drawn (no data), or NULL. */
 	const char	*(*absent)(const void *data);
 	void		 (*size)(const void *data, double *w, double *h);
@@ -50,12 +61,25 @@ struct chart_def {
 			     const void *data);
 };
 
-extern const struct chart_def chart_heatmap_def;
-extern const struct chart_def chart_spread_def;
-extern const struct chart_def chart_placement_def;
-extern const struct chart_def chart_seed_def;
-extern const struct chart_def chart_frag_def;
-extern const struct chart_def chart_compare_def;
+/*
+ * Every chart, in the order files and the report show them.  Adding a
+ * chart: a new analyze/chart-NAME.c defining chart_NAME_def, one line here
+ * and one in analyze/local.mk.
+ */
+#define CHART_LIST(X) \
+	X(heatmap) \
+	X(spread) \
+	X(placement) \
+	X(seed) \
+	X(frag) \
+	X(compare)
+
+#define CHART_EXTERN(name) extern const struct chart_def chart_##name##_def;
+CHART_LIST(CHART_EXTERN)
+#undef CHART_EXTERN
+
+/* The charts of CHART_LIST, NULL-terminated (chart.c). */
+extern const struct chart_def *const chart_table[];
 
 int	 chart_run_load(const char *dir, struct chart_run *run, char **cause);
 void	 chart_run_free(struct chart_run *run);

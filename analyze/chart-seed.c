@@ -91,6 +91,7 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_seed_def = {
 	.name = "seed",
 	.title = "Free memory per region at the checkpoints",
+	.input = CHART_RUN,
 	.absent = seed_absent,
 	.size = seed_size,
 	.draw = seed_draw,

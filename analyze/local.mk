@@ -11,6 +11,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/gate.c analyze/gate.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \
+	analyze/chart-marks.c analyze/chart-regions.c \
 	analyze/chart-draw.c analyze/chart-draw.h \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
