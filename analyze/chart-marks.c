@@ -237,6 +237,18 @@ chart_moments(const struct results *res, const struct results_times *tm,
 	return (n);
 }
 
+/* The labels of n moments, for a legend (the strings are borrowed). */
+static const char **
+moment_names(const struct chart_moment *mo, int n)
+{
+	const char **names = xcalloc(n > 0 ? n : 1, sizeof *names);
+	int i;
+
+	for (i = 0; i < n; i++)
+		names[i] = mo[i].label;
+	return (names);
+}
+
 /* Height of the legend naming the moments of tm, max_w wide. */
 double
 chart_moments_legend_height(const struct results *res,
@@ -244,15 +256,40 @@ chart_moments_legend_height(const struct results *res,
 {
 	struct chart_moment *mo;
 	const char **names;
-	int n = chart_moments(res, tm, &mo), i;
+	int n = chart_moments(res, tm, &mo);
 	double h;
 
-	names = xcalloc(n > 0 ? n : 1, sizeof *names);
-	for (i = 0; i < n; i++)
-		names[i] = mo[i].label;
+	names = moment_names(mo, n);
 	h = chart_legend_height(names, n, max_w);
 	free(names);
 	chart_moments_free(mo, n);
+	return (h);
+}
+
+/*
+ * The moments of tm (*mo, *n: free with chart_moments_free) and their
+ * legend, one palette colour each, under the title of a bar chart w wide
+ * whose title ends at top.  Returns the height of the legend.
+ */
+double
+chart_moments_legend(cairo_t *cr, const struct results *res,
+    const struct results_times *tm, double top, double w,
+    struct chart_moment **mo, int *n)
+{
+	struct chart_rgb *colours;
+	const char **names;
+	double h;
+	int i;
+
+	*n = chart_moments(res, tm, mo);
+	names = moment_names(*mo, *n);
+	colours = xcalloc(*n > 0 ? *n : 1, sizeof *colours);
+	for (i = 0; i < *n; i++)
+		colours[i] = chart_palette(i);
+	h = chart_legend(cr, CHART_BARS_LEFT, top, w - CHART_BARS_LEFT -
+	    CHART_BARS_RIGHT, names, colours, *n);
+	free(names);
+	free(colours);
 	return (h);
 }
 

@@ -109,3 +109,59 @@ chart_region_label(const struct results *res, int r, char *buf, size_t len)
 		snprintf(buf, len, "r%d %s %s-%s %s", rg->region, lo, slo.unit,
 		    hi, shi.unit);
 }
+
+/* The size of the largest region (present pages), in bytes. */
+double
+chart_region_max_bytes(const struct results *res)
+{
+	double max = 0;
+	int r;
+
+	for (r = 0; r < res->nregions; r++)
+		max = fmax(max, (double)res->regions[r].present_pages *
+		    res->page_size);
+	return (max);
+}
+
+/* Height of a bar chart: title, legend, npanels panels of panel_h. */
+double
+chart_bars_height(double legend_h, int npanels, double panel_h, double gap)
+{
+	return (62 + legend_h + 10 + npanels * (panel_h + gap) + 10);
+}
+
+/*
+ * The axes of one panel of a bar chart w wide: regions along x (one slot
+ * each, as chart_region_axis labels them), 0 to y1 up, its top at y.
+ */
+void
+chart_region_panel(const struct results *res, double w, double y, double h,
+    double y1, struct chart_axes *a)
+{
+	a->x = CHART_BARS_LEFT;
+	a->w = w - a->x - CHART_BARS_RIGHT;
+	a->y = round(y);
+	a->h = h;
+	a->x0 = -0.5;
+	a->x1 = res->nregions - 0.5;
+	a->y0 = 0;
+	a->y1 = y1;
+}
+
+/* A panel's heading, above its top-left corner. */
+void
+chart_panel_title(cairo_t *cr, const struct chart_axes *a, const char *text)
+{
+	chart_font(cr, CHART_FONT_SIZE, 1);
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	chart_text(cr, a->x, a->y - 16, 0, 0, text);
+}
+
+/* Region names under a panel of regions, and its frame. */
+void
+chart_region_panel_end(cairo_t *cr, const struct results *res,
+    const struct chart_axes *a)
+{
+	chart_region_axis(cr, res, a, 1);
+	chart_frame(cr, a);
+}

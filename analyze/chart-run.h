@@ -13,6 +13,10 @@
 #include "metrics.h"
 #include "results.h"
 
+/* Margins of the bar charts: room for the y axis left, some air right. */
+#define CHART_BARS_LEFT		96.0
+#define CHART_BARS_RIGHT	30.0
+
 /* A loaded run and the words that say where it comes from. */
 struct chart_run {
 	struct results	*res;
@@ -95,6 +99,9 @@ int	 chart_moments(const struct results *res,
 	     const struct results_times *tm, struct chart_moment **out);
 double	 chart_moments_legend_height(const struct results *res,
 	     const struct results_times *tm, double max_w);
+double	 chart_moments_legend(cairo_t *cr, const struct results *res,
+	     const struct results_times *tm, double top, double w,
+	     struct chart_moment **mo, int *n);
 void	 chart_moments_free(struct chart_moment *moments, int n);
 void	 chart_region_axis(cairo_t *cr, const struct results *res,
 	     const struct chart_axes *a, int labels);
@@ -102,6 +109,15 @@ void	 chart_bars_grouped(cairo_t *cr, const struct chart_axes *a,
 	     const double *v, int nsets, int ncats);
 void	 chart_region_label(const struct results *res, int r, char *buf,
 	     size_t len);
+double	 chart_region_max_bytes(const struct results *res);
+double	 chart_bars_height(double legend_h, int npanels, double panel_h,
+	     double gap);
+void	 chart_region_panel(const struct results *res, double w, double y,
+	     double h, double y1, struct chart_axes *a);
+void	 chart_panel_title(cairo_t *cr, const struct chart_axes *a,
+	     const char *text);
+void	 chart_region_panel_end(cairo_t *cr, const struct results *res,
+	     const struct chart_axes *a);
 
 int	 chart_make_outdir(const char *outdir, char **cause);
 int	 chart_render_file(const struct chart_def *def, const void *data,
