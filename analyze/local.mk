@@ -5,6 +5,7 @@ analyze_libanalyze_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 analyze_libanalyze_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
+	analyze/results-csv.c analyze/results-csv.h \
 	analyze/metrics.c analyze/metrics.h \
 	analyze/stats.c analyze/stats.h \
 	analyze/compare.c analyze/compare.h \
