@@ -220,6 +220,17 @@ reader_run(const char *dir, enum csv_table table, int tolerate_cut,
 	return (rd.rc);
 }
 
+/* An empty numeric field: 0 where the schema allows it, else -1. */
+static int
+field_empty(struct reader *rd, int slot)
+{
+	if (csv_schema_empty_ok(&rd->cols[slot]))
+		return (0);
+	reader_fail(rd, "%s: expected a number, got an empty field",
+	    rd->cols[slot].name);
+	return (-1);
+}
+
 /*
  * Parse a non-negative integer field; empty gives RESULTS_UNKNOWN where the
  * schema allows an unknown value.
@@ -232,13 +243,8 @@ field_u64(struct reader *rd, int slot, uint64_t *out)
 	size_t i, len;
 
 	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (csv_schema_empty_ok(&rd->cols[slot])) {
-			*out = RESULTS_UNKNOWN;
-			return (0);
-		}
-		reader_fail(rd, "%s: expected a number, got an empty field",
-		    rd->cols[slot].name);
-		return (-1);
+		*out = RESULTS_UNKNOWN;
+		return (field_empty(rd, slot));
 	}
 	for (i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10) {
@@ -279,13 +285,8 @@ field_double(struct reader *rd, int slot, double *out)
 	char *end;
 
 	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (csv_schema_empty_ok(&rd->cols[slot])) {
-			*out = NAN;
-			return (0);
-		}
-		reader_fail(rd, "%s: expected a number, got an empty field",
-		    rd->cols[slot].name);
-		return (-1);
+		*out = NAN;
+		return (field_empty(rd, slot));
 	}
 	while (i < len && s[i] >= '0' && s[i] <= '9' && i < 15)
 		v = v * 10 + (s[i++] - '0');

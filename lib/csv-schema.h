@@ -34,12 +34,16 @@ enum csv_type {
 	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER, t) \
 	X(ZONE_REGION,	"zone_region",		CSV_INT_OPT | CSV_LATER, t)
 
-#define CSV_SAMPLES_COLUMNS(X, t)					\
+/* The columns every per-sample table of regions starts with. */
+#define CSV_SAMPLE_KEY_COLUMNS(X, t)					\
 	X(T,		"t_s",			CSV_REAL, t)		\
 	X(PHASE,	"phase",		CSV_TEXT, t)		\
 	X(NODE,		"node",			CSV_INT, t)		\
 	X(REGION,	"region",		CSV_INT, t)		\
-	X(ZONE,		"zone",			CSV_TEXT, t)		\
+	X(ZONE,		"zone",			CSV_TEXT, t)
+
+#define CSV_SAMPLES_COLUMNS(X, t)					\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
 	X(PRESENT,	"present_pages",	CSV_INT, t)		\
 	X(FREE,		"free_pages",		CSV_INT, t)		\
 	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER, t) \
@@ -50,31 +54,19 @@ enum csv_type {
 	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t)
 
 #define CSV_BUDDY_COLUMNS(X, t)						\
-	X(T,		"t_s",			CSV_REAL, t)		\
-	X(PHASE,	"phase",		CSV_TEXT, t)		\
-	X(NODE,		"node",			CSV_INT, t)		\
-	X(REGION,	"region",		CSV_INT, t)		\
-	X(ZONE,		"zone",			CSV_TEXT, t)		\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
 	X(ORDER,	"order",		CSV_INT, t)		\
 	X(FREE_BLOCKS,	"free_blocks",		CSV_INT, t)
 
 #define CSV_PAGETYPE_COLUMNS(X, t)					\
-	X(T,		"t_s",			CSV_REAL, t)		\
-	X(PHASE,	"phase",		CSV_TEXT, t)		\
-	X(NODE,		"node",			CSV_INT, t)		\
-	X(REGION,	"region",		CSV_INT, t)		\
-	X(ZONE,		"zone",			CSV_TEXT, t)		\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
 	X(MIGRATETYPE,	"migratetype",		CSV_TEXT, t)		\
 	X(ORDER,	"order",		CSV_INT, t)		\
 	X(FREE_BLOCKS,	"free_blocks",		CSV_INT, t)		\
 	X(CAPPED,	"capped",		CSV_INT | CSV_LATER, t)
 
 #define CSV_PAGEBLOCKS_COLUMNS(X, t)					\
-	X(T,		"t_s",			CSV_REAL, t)		\
-	X(PHASE,	"phase",		CSV_TEXT, t)		\
-	X(NODE,		"node",			CSV_INT, t)		\
-	X(REGION,	"region",		CSV_INT, t)		\
-	X(ZONE,		"zone",			CSV_TEXT, t)		\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
 	X(MIGRATETYPE,	"migratetype",		CSV_TEXT, t)		\
 	X(BLOCKS,	"blocks",		CSV_INT, t)
 

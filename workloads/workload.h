@@ -134,6 +134,7 @@ struct workload_desc {
 	const struct opt_def		*options;
 	size_t				 settings_size;
 	const struct workload_counter	*counters;	/* name == NULL ends */
+	/* 1, or 0 with a reason; NULL: it runs wherever regionbench does. */
 	int	(*supported)(char **reason);
 	int	(*prepare)(struct workload_ctx *ctx, char **cause);
 	int	(*setup)(struct workload_ctx *ctx, char **cause);
