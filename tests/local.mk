@@ -259,16 +259,6 @@ $(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
 	    $(TEST_LIBS) $(LIBS)
 
 
-# ---- registries: every command, workload, region source and chart a file
-# defines is in its table and shown by the program.
-check_PROGRAMS += tests/t-registry
-tests_t_registry_CFLAGS = $(ANALYZE_TEST_CFLAGS) \
-	-DTOP_SRCDIR='"$(abs_top_srcdir)"'
-tests_t_registry_SOURCES = tests/t-registry.c
-tests_t_registry_LDADD = $(TEST_LIBS)
-TESTS += tests/t-registry
-
-
 # make perf: benchmarks printing key=value ratios (not part of check).
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
