@@ -26,6 +26,7 @@ struct compare_settings {
 	char		*alpha;
 	int		 force;
 	int		 all;
+	int		 unit;
 	uint64_t	 empty_tolerance;
 };
 
@@ -34,6 +35,7 @@ static const char *const format_choices[] = {
 	"text", "csv", "json", "markdown", NULL
 };
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
+static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def compare_options[] = {
 	{ .name = "group-by", .type = OPT_ENUM,
@@ -62,6 +64,11 @@ static const struct opt_def compare_options[] = {
 	  .offset = offsetof(struct compare_settings, all),
 	  .help = "text and markdown: every metric, not only the headline "
 	  "ones" },
+	{ .name = "unit", .type = OPT_ENUM,
+	  .offset = offsetof(struct compare_settings, unit), .arg = "UNIT",
+	  .def = "boot", .choices = unit_choices,
+	  .help = "one value per boot (runs within a boot averaged) or per "
+	  "run" },
 	{ .name = "empty-tolerance", .type = OPT_U64,
 	  .offset = offsetof(struct compare_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
@@ -155,6 +162,8 @@ stat_cell(char *cell, size_t len, int stat, const struct compare_cell *c,
 	default:
 		if (is_base)
 			snprintf(cell, len, " ");
+		else if (c->unchanged)
+			snprintf(cell, len, "same");
 		else if (!c->tested)
 			snprintf(cell, len, "n<2");
 		else
@@ -266,7 +275,7 @@ print_csv(const struct compare_set *set, int base)
 			if (c.tested)
 				output_csv_number(stdout, c.p);
 			printf(",%s\n", c.tested ? (c.significant ? "1" :
-			    "0") : "");
+			    "0") : c.unchanged ? "0" : "");
 		}
 	}
 }
@@ -335,7 +344,8 @@ print_json(const struct compare_set *set, int base, const char *test,
 			json_object_set_new(jc, "p_value", c.tested ?
 			    jnum(c.p) : json_null());
 			json_object_set_new(jc, "significant", c.tested ?
-			    json_boolean(c.significant) : json_null());
+			    json_boolean(c.significant) : c.unchanged ?
+			    json_false() : json_null());
 			json_array_append_new(cells, jc);
 		}
 		json_object_set_new(jm, "groups", cells);
@@ -357,7 +367,7 @@ cmd_compare_exec(int argc, char **argv)
 	struct metrics_options mo;
 	struct compare_set *set;
 	json_t *notes;
-	char *cause = NULL, *differences;
+	char *cause = NULL, *differences, *unit_note;
 	int first, rc, base = 0, g, i;
 
 	memset(&st, 0, sizeof st);
@@ -374,6 +384,8 @@ cmd_compare_exec(int argc, char **argv)
 	if ((rc = compare_load(argv + first, argc - first, st.group_by, &mo,
 	    &set, &cause)) != 0)
 		die(-rc, "%s", cause);
+	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	unit_note = compare_unit_note(set);
 	if (st.baseline != NULL &&
 	    (base = compare_find_group(set, st.baseline)) < 0) {
 		char *names = xstrdup("");
@@ -393,6 +405,7 @@ cmd_compare_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "these runs are not comparable:\n%s\n"
 		    "(--force compares them anyway)", differences);
 	notes = json_array();
+	json_array_append_new(notes, json_string(unit_note));
 	if (differences != NULL)
 		json_array_append_new(notes, json_sprintf("runs differ "
 		    "(--force): %s", differences));
@@ -444,6 +457,7 @@ cmd_compare_exec(int argc, char **argv)
 		break;
 	}
 	json_decref(notes);
+	free(unit_note);
 	free(differences);
 	compare_free(set);
 	opt_free(compare_options, &st);

@@ -347,17 +347,61 @@ suite_read_file(const char *path, char **cause)
 }
 
 /*
- * Find a suite by path, or by name in $REGIONBENCH_SUITES, next to the
- * program (an uninstalled build: bench/suites) and in the installed
- * $(pkgdatadir)/suites.  Returns a new path or NULL with a cause.
+ * Find one of regionbench's data files (a suite "quick.ini", the default
+ * gate rules "gate-rules.ini") in the data directories, in order: next to
+ * the program (an uninstalled build: bench/suites), $REGIONBENCH_DATADIR,
+ * the installed $(pkgdatadir).  In each, DIR/suites/FILE and DIR/FILE are
+ * tried, so the build tree's layout and the installed one both work.
+ * Returns a new path, or NULL with a cause naming every place tried.
+ */
+char *
+suite_data_find(const char *file, char **cause)
+{
+	char exe[PATH_MAX], *slash, *path, *tried = NULL, *old;
+	const char *dirs[3], *env = getenv("REGIONBENCH_DATADIR");
+	static const char *const subdirs[] = { "/suites", "" };
+	ssize_t n;
+	int i, j, ndirs = 0;
+
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			*slash = '\0';
+			dirs[ndirs++] = exe;
+		}
+	}
+	if (env != NULL && env[0] != '\0')
+		dirs[ndirs++] = env;
+	dirs[ndirs++] = PKGDATADIR;
+	for (i = 0; i < ndirs; i++) {
+		for (j = 0; j < 2; j++) {
+			path = xasprintf("%s%s/%s", dirs[i], subdirs[j], file);
+			if (access(path, R_OK) == 0) {
+				free(tried);
+				return (path);
+			}
+			old = tried;
+			tried = xasprintf("%s%s%s", old != NULL ? old : "",
+			    old != NULL ? ", " : "", path);
+			free(old);
+			free(path);
+		}
+	}
+	*cause = xasprintf("no %s (looked in %s)", file, tried);
+	free(tried);
+	return (NULL);
+}
+
+/*
+ * Find a suite by path, or by name in $REGIONBENCH_SUITES and then where
+ * suite_data_find looks.  Returns a new path or NULL with a cause.
  */
 char *
 suite_find(const char *name_or_path, char **cause)
 {
-	char exe[PATH_MAX], *slash, *path;
-	const char *dirs[3];
-	ssize_t n;
-	int i, ndirs = 0;
+	char *path, *file, *why = NULL;
+	const char *env = getenv("REGIONBENCH_SUITES");
 
 	if (strchr(name_or_path, '/') != NULL ||
 	    access(name_or_path, F_OK) == 0 ||
@@ -369,26 +413,21 @@ suite_find(const char *name_or_path, char **cause)
 		}
 		return (xstrdup(name_or_path));
 	}
-	if (getenv("REGIONBENCH_SUITES") != NULL)
-		dirs[ndirs++] = getenv("REGIONBENCH_SUITES");
-	n = readlink("/proc/self/exe", exe, sizeof exe - 16);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			strcpy(slash, "/suites");
-			dirs[ndirs++] = exe;
-		}
-	}
-	dirs[ndirs++] = PKGDATADIR "/suites";
-	for (i = 0; i < ndirs; i++) {
-		path = xasprintf("%s/%s.ini", dirs[i], name_or_path);
+	if (env != NULL && env[0] != '\0') {
+		path = xasprintf("%s/%s.ini", env, name_or_path);
 		if (access(path, R_OK) == 0)
 			return (path);
 		free(path);
 	}
-	*cause = xasprintf("no suite named '%s' (looked in %s): give a file "
-	    "path or one of the built-in suites: quick, seed, standard, soak",
-	    name_or_path, PKGDATADIR "/suites");
+	file = xasprintf("%s.ini", name_or_path);
+	path = suite_data_find(file, &why);
+	free(file);
+	if (path != NULL)
+		return (path);
+	*cause = xasprintf("no suite named '%s' (%s): give a file path or one "
+	    "of the built-in suites: quick, seed, standard, soak",
+	    name_or_path, why);
+	free(why);
 	return (NULL);
 }
 

@@ -152,6 +152,10 @@ TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
+# Constant series and rounding-sized changes.
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh
+EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh
+
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze
 tests_perf_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
