@@ -639,3 +639,41 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	fprintf(f, "\n");
 	return (ferror(f) ? -1 : 0);
 }
+
+/* Write a report with one of the writers into a file replaced whole. */
+int
+gate_write_file(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer, char **cause)
+{
+	struct output_file of;
+	int rc;
+
+	if ((rc = output_open(&of, path, cause)) != 0)
+		return (rc);
+	if (writer(of.f, set, r, n) != 0) {
+		output_abort(&of);
+		return (fail_with(cause, RB_EXIT_ENV, "%s: write failed",
+		    path));
+	}
+	return (output_commit(&of, cause));
+}
+
+/*
+ * Print each check's message, then the verdict line with how many checks
+ * failed and how many got no verdict.
+ */
+void
+gate_print(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n, const char *rules_path)
+{
+	int i, nb = set->groups[0].nruns, nc = set->groups[1].nruns;
+	struct gate_counts c;
+
+	gate_count(r, n, &c);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", r[i].message);
+	fprintf(f, "gate: %s (%d check%s, %d failed, %d not judged; "
+	    "baseline %d run%s, candidate %d run%s; rules %s)\n",
+	    gate_outcome(&c), n, n == 1 ? "" : "s", c.failed, c.unjudged,
+	    nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s", rules_path);
+}

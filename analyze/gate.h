@@ -64,6 +64,15 @@ void	 gate_count(const struct gate_result *r, int n,
 	     struct gate_counts *c);
 const char *gate_outcome(const struct gate_counts *c);
 void	 gate_results_free(struct gate_result *r, int n);
+/* A report writer: JUnit XML or markdown; -1 when writing failed. */
+typedef int (*gate_writer)(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n);
+
+void	 gate_print(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n, const char *rules_path);
+int	 gate_write_file(const char *path, const struct compare_set *set,
+	     const struct gate_result *r, int n, gate_writer writer,
+	     char **cause);
 int	 gate_write_junit(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_write_markdown(FILE *f, const struct compare_set *set,

@@ -559,11 +559,7 @@ metrics_is_reduction(const char *metric)
 }
 
 /* Append one summary row. */
-static void
-summary_add(struct summary *sum, int phase, const char *unit, int headline,
-    double value, const char *fmt, ...) RB_PRINTF(6, 7);
-
-static void
+void
 summary_add(struct summary *sum, int phase, const char *unit, int headline,
     double value, const char *fmt, ...)
 {

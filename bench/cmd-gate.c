@@ -13,7 +13,6 @@
 #include "command.h"
 #include "gate.h"
 #include "log.h"
-#include "output.h"
 #include "suite.h"
 
 struct gate_settings {
@@ -73,29 +72,19 @@ static const struct opt_def gate_options[] = {
 	{ .name = NULL }
 };
 
-/* Write a report through an atomic file, or to stdout for "-". */
+/* Write a report into a file replaced whole, or to stdout for "-". */
 static void
-write_report(const char *path, const struct compare_set *set,
-    const struct gate_result *r, int n,
-    int (*writer)(FILE *, const struct compare_set *,
-    const struct gate_result *, int))
+gate_report(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer)
 {
-	struct output_file of;
 	char *cause = NULL;
 	int rc;
 
 	if (strcmp(path, "-") == 0) {
 		if (writer(stdout, set, r, n) != 0)
 			die_errno(RB_EXIT_ENV, "stdout");
-		return;
-	}
-	if ((rc = output_open(&of, path, &cause)) != 0)
-		die(-rc, "%s", cause);
-	if (writer(of.f, set, r, n) != 0) {
-		output_abort(&of);
-		die(RB_EXIT_ENV, "%s: write failed", path);
-	}
-	if ((rc = output_commit(&of, &cause)) != 0)
+	} else if ((rc = gate_write_file(path, set, r, n, writer,
+	    &cause)) != 0)
 		die(-rc, "%s", cause);
 }
 
@@ -110,7 +99,7 @@ cmd_gate_exec(int argc, char **argv)
 	struct gate_counts counts;
 	struct compare_set *set;
 	char *cause = NULL, *rules_path, *differences, *unit_note;
-	int first, rc, n, i;
+	int first, rc, n;
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
@@ -149,20 +138,13 @@ cmd_gate_exec(int argc, char **argv)
 	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
 	    COMPARE_WELCH, &res, &n);
 	gate_count(res, n, &counts);
-	for (i = 0; i < n; i++)
-		printf("%s\n", res[i].message);
-	printf("gate: %s (%d check%s, %d failed, %d not judged; baseline %d "
-	    "run%s, candidate %d run%s; rules %s)\n", gate_outcome(&counts),
-	    n, n == 1 ? "" : "s", counts.failed, counts.unjudged,
-	    set->groups[0].nruns, set->groups[0].nruns == 1 ? "" : "s",
-	    set->groups[1].nruns, set->groups[1].nruns == 1 ? "" : "s",
-	    rules_path);
+	gate_print(stdout, set, res, n, rules_path);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	if (st.junit != NULL)
-		write_report(st.junit, set, res, n, gate_write_junit);
+		gate_report(st.junit, set, res, n, gate_write_junit);
 	if (st.markdown != NULL)
-		write_report(st.markdown, set, res, n, gate_write_markdown);
+		gate_report(st.markdown, set, res, n, gate_write_markdown);
 	gate_results_free(res, n);
 	gate_rules_free(&rules);
 	compare_free(set);

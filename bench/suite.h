@@ -63,5 +63,6 @@ int	 suite_load(struct suite *suite, const char *path,
 	     suite_workload_check check_workload,
 	     suite_option_check check_option, char **cause);
 void	 suite_free(struct suite *suite);
+char	*suite_read_file(const char *path, char **cause);
 
 #endif

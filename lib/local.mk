@@ -26,7 +26,7 @@ lib_librb_a_SOURCES = \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
 	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
 	lib/src-kpageflags-check.c \
-	lib/placement.c lib/placement.h \
+	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
