@@ -5,6 +5,7 @@ analyze_libanalyze_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 analyze_libanalyze_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
+	analyze/results-csv.c analyze/results-csv.h \
 	analyze/metrics.c analyze/metrics.h \
 	analyze/summary.c analyze/summary.h \
 	analyze/power.c analyze/power.h \
@@ -16,6 +17,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \
+	analyze/chart-marks.c analyze/chart-regions.c \
 	analyze/chart-draw.c analyze/chart-draw.h \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
