@@ -4,7 +4,7 @@ noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 # RB_SOURCE_DATADIR: where an uninstalled build finds the suites and rules.
 bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
-	-DRB_SOURCE_DATADIR='"$(abs_top_srcdir)/bench/suites"'
+	-DRB_SOURCE_DATADIR='"$(abs_top_srcdir)/bench"'
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
@@ -19,11 +19,14 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-gate.c \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
+	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
-	bench/runner.c bench/runner.h \
+	bench/runner.c bench/runner.h bench/runner-int.h \
+	bench/runner-phase.c bench/runner-show.c \
 	bench/sampler.c bench/sampler.h \
+	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
-	bench/suite.c bench/suite.h
+	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)

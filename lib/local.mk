@@ -21,9 +21,12 @@ lib_librb_a_SOURCES = \
 	lib/src-patched.c \
 	lib/src-sorted-buddy.c \
 	lib/src-zone.c \
-	lib/region-map.c lib/region-map.h \
+	lib/region-map.c lib/region-map.h lib/region-map-private.h \
+	lib/region-map-sysfs.c lib/region-map-file.c \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
-	lib/placement.c lib/placement.h \
+	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
+	lib/src-kpageflags-check.c \
+	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/input-file.c lib/input-file.h \
 	lib/csv-schema.c lib/csv-schema.h \

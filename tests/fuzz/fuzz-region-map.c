@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: the emulated region map (lib/region-map.c): sysfs
+ * libFuzzer harness: the emulated region map (lib/region-map*.c): sysfs
  * memory blocks, zone spans from zoneinfo, and --region-map files.  Each
  * input becomes a sysfs tree plus a region map file in a scratch
  * directory; region_map_build reads them, then pfn lookups, a refresh of
