@@ -13,6 +13,7 @@
 #include "command.h"
 #include "compare-output.h"
 #include "log.h"
+#include "output.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 

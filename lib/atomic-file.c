@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -241,31 +240,4 @@ atomic_file_write(const char *path, const void *data, size_t len,
 		return (rc);
 	}
 	return (atomic_file_commit(&af, cause));
-}
-
-/*
- * Remove the temporary files a killed process pid left in dir (names
- * ".NAME.tmp.PID.N"); nothing else is touched and errors are ignored.
- */
-void
-atomic_file_clean(const char *dir, long pid)
-{
-	char tail[32];
-	const char *p;
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(tail, sizeof tail, ".tmp.%ld.", pid);
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] != '.' ||
-		    (p = strstr(de->d_name, tail)) == NULL ||
-		    p[strlen(tail)] == '\0' ||
-		    strspn(p + strlen(tail), "0123456789") !=
-		    strlen(p + strlen(tail)))
-			continue;
-		unlinkat(dirfd(d), de->d_name, 0);
-	}
-	closedir(d);
 }

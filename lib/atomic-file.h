@@ -38,6 +38,5 @@ int	 atomic_file_write(const char *path, const void *data, size_t len,
 int	 atomic_file_writeat(int dirfd, const char *dir, const char *name,
 	     const void *data, size_t len, char **cause);
 int	 atomic_write_all(int fd, const void *data, size_t len);
-void	 atomic_file_clean(const char *dir, long pid);
 
 #endif
