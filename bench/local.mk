@@ -17,6 +17,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-gate.c \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
+	bench/cmd-vm.c \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h \
 	bench/sampler.c bench/sampler.h \
@@ -36,3 +37,7 @@ dist_suites_DATA = \
 	bench/suites/standard.ini \
 	bench/suites/soak.ini
 dist_pkgdata_DATA += bench/suites/gate-rules.ini
+
+# The init of the guests `regionbench vm` boots (found next to the program
+# in an uninstalled build).
+dist_pkgdata_DATA += bench/vm-init.sh

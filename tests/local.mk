@@ -257,3 +257,10 @@ TESTS += tests/t-hardening-results
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
 .PHONY: perf
+
+
+# ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
+# tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
+# fetch it) and skips without one.
+TESTS += tests/vm-cli.sh tests/vm-boot.sh
+EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
