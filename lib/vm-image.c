@@ -19,11 +19,13 @@
 #include <fcntl.h>
 #include <fts.h>
 #include <limits.h>
+#include <lzma.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "atomic-file.h"
 #include "log.h"
@@ -667,4 +669,135 @@ out:
 	free(script);
 	free(dir);
 	return (rc);
+}
+
+/* Does an ELF vmlinux carry the PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY)? */
+static int
+vm_elf_has_pvh(const char *data, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Phdr *ph;
+	const Elf64_Nhdr *nh;
+	size_t off, end;
+	int i;
+
+	if (len < sizeof *eh || memcmp(data, ELFMAG, SELFMAG) != 0 ||
+	    data[EI_CLASS] != ELFCLASS64 || eh->e_phoff > len ||
+	    eh->e_phnum > (len - eh->e_phoff) / sizeof *ph)
+		return (0);
+	ph = (const void *)(data + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_NOTE || ph[i].p_offset > len ||
+		    ph[i].p_filesz > len - ph[i].p_offset)
+			continue;
+		off = ph[i].p_offset;
+		end = off + ph[i].p_filesz;
+		while (off + sizeof *nh <= end) {
+			nh = (const void *)(data + off);
+			if (nh->n_namesz == 4 && off + sizeof *nh + 4 <= end &&
+			    memcmp(data + off + sizeof *nh, "Xen", 4) == 0 &&
+			    nh->n_type == 18)
+				return (1);
+			off += sizeof *nh + ((nh->n_namesz + 3) & ~3U) +
+			    ((nh->n_descsz + 3) & ~3U);
+		}
+	}
+	return (0);
+}
+
+/* Decompress an xz or gzip payload; NULL when it is neither or bad. */
+static char *
+vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
+{
+	struct vm_buf b = { 0 };
+	uint8_t chunk[1 << 16];
+	int done = 0;
+
+	if (inlen > 6 && memcmp(in, "\3757zXZ\0", 6) == 0) {
+		lzma_stream xs = LZMA_STREAM_INIT;
+		lzma_ret r;
+
+		if (lzma_stream_decoder(&xs, UINT64_MAX, 0) != LZMA_OK)
+			return (NULL);
+		xs.next_in = in;
+		xs.avail_in = inlen;
+		do {
+			xs.next_out = chunk;
+			xs.avail_out = sizeof chunk;
+			r = lzma_code(&xs, LZMA_FINISH);
+			vm_buf_add(&b, chunk, sizeof chunk - xs.avail_out);
+		} while (r == LZMA_OK);
+		lzma_end(&xs);
+		done = r == LZMA_STREAM_END;
+	} else if (inlen > 2 && in[0] == 0x1f && in[1] == 0x8b) {
+		z_stream zs = { 0 };
+		int r;
+
+		if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+			return (NULL);
+		zs.next_in = (uint8_t *)in;
+		zs.avail_in = inlen;
+		do {
+			zs.next_out = chunk;
+			zs.avail_out = sizeof chunk;
+			r = inflate(&zs, Z_NO_FLUSH);
+			vm_buf_add(&b, chunk, sizeof chunk - zs.avail_out);
+		} while (r == Z_OK);
+		inflateEnd(&zs);
+		done = r == Z_STREAM_END;
+	}
+	if (!done) {
+		free(b.data);
+		return (NULL);
+	}
+	*outlen = b.len;
+	return (b.data);
+}
+
+/*
+ * The kernel as an ELF vmlinux QEMU can boot through its PVH entry, which
+ * skips the firmware and the decompressor (the slowest part of a boot
+ * under emulation): the image itself when it is one, else the xz or gzip
+ * payload of the bzImage, unpacked once into the cache.  NULL when
+ * neither works; the caller then boots the bzImage.
+ */
+char *
+vm_kernel_vmlinux(const struct vm_kernel *k)
+{
+	char *data = NULL, *elf = NULL, *dir = NULL, *path = NULL;
+	size_t len, elflen, off, plen;
+	const uint8_t *h;
+
+	if (k->elf)
+		return (xstrdup(k->path));
+	if ((dir = vm_cache_dir(NULL)) == NULL)
+		return (NULL);
+	path = xasprintf("%s/vmlinux-%.32s", dir, k->sha256);
+	if (access(path, R_OK) == 0)
+		goto out;
+	if ((data = vm_read_file(k->path, &len, NULL)) == NULL ||
+	    len < 0x250)
+		goto fail;
+	h = (const uint8_t *)data;
+	off = ((h[0x1f1] != 0 ? h[0x1f1] : 4) + 1) * 512 +
+	    (h[0x248] | h[0x249] << 8 | h[0x24a] << 16 |
+	    (uint32_t)h[0x24b] << 24);
+	plen = h[0x24c] | h[0x24d] << 8 | h[0x24e] << 16 |
+	    (uint32_t)h[0x24f] << 24;
+	if (off >= len || plen > len - off)
+		goto fail;
+	if ((elf = vm_inflate(h + off, plen, &elflen)) == NULL ||
+	    !vm_elf_has_pvh(elf, elflen))
+		goto fail;
+	if (atomic_file_write(path, elf, elflen, NULL) != 0)
+		goto fail;
+	goto out;
+fail:
+	free(path);
+	path = NULL;
+out:
+	free(elf);
+	free(data);
+	free(dir);
+	return (path);
 }

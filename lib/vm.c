@@ -39,6 +39,7 @@
 #define VM_MIN_NODE_MEMORY (128ULL << 20)
 
 static volatile sig_atomic_t vm_signal;
+static const int vm_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 
 static void
 vm_on_signal(int sig)
@@ -121,6 +122,8 @@ vm_system(char *const argv[], const char *logpath)
 	if ((pid = fork()) == -1)
 		return (-1);
 	if (pid == 0) {
+		for (fd = 0; fd < 3; fd++)
+			signal(vm_sigs[fd], SIG_DFL);
 		fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		    0644);
 		if (fd != -1) {
@@ -143,6 +146,7 @@ struct vm_boot {
 	struct vm_kernel kernel;
 	char		*modules;
 	char		*initramfs;
+	char		*boot;		/* the image QEMU loads */
 	char		*qemu;
 	char		*out;		/* absolute results directory */
 	char		*ctl;		/* out/VM_CONTROL_DIR */
@@ -251,6 +255,8 @@ vm_prepare_kernel(struct vm_boot *b, char **cause)
 
 	if ((rc = vm_kernel_load(&b->kernel, set->kernel, cause)) != 0)
 		return (rc);
+	if ((b->boot = vm_kernel_vmlinux(&b->kernel)) == NULL)
+		b->boot = xstrdup(b->kernel.path);
 	if (set->modules != NULL) {
 		if (realpath(set->modules, real) == NULL ||
 		    stat(real, &st) == -1 || !S_ISDIR(st.st_mode))
@@ -438,11 +444,12 @@ vm_make_facts(struct vm_boot *b, char **argv, int argc)
 
 	for (i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
-	guest = json_pack("{s:{s:s, s:s, s:s, s:s}, s:o, s:s, s:I, s:i, "
-	    "s:i, s:I, s:s, s:s}",
+	guest = json_pack("{s:{s:s, s:s, s:s, s:s, s:s}, s:o, s:s, s:I, "
+	    "s:i, s:i, s:I, s:s, s:s}",
 	    "kernel", "path", b->kernel.path, "release", b->kernel.release,
 	    "sha256", b->kernel.sha256, "format", b->kernel.elf ? "vmlinux" :
-	    "bzImage",
+	    "bzImage", "entry", strcmp(b->boot, b->kernel.path) != 0 ||
+	    b->kernel.elf ? "pvh" : "bzImage",
 	    "modules", b->modules != NULL ? json_string(b->modules) :
 	    json_null(),
 	    "append", set->append != NULL ? set->append : "",
@@ -514,7 +521,7 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 			    i);
 	}
 	av[n++] = xstrdup("-kernel");
-	av[n++] = xstrdup(b->kernel.path);
+	av[n++] = xstrdup(b->boot);
 	av[n++] = xstrdup("-initrd");
 	av[n++] = xstrdup(b->initramfs);
 	av[n++] = xstrdup("-append");
@@ -583,8 +590,6 @@ vm_print_tail(const char *path, int lines)
 static int
 vm_boot(struct vm_boot *b, char **cause)
 {
-	struct sigaction sa = { .sa_handler = vm_on_signal }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	struct pollfd pfd;
 	struct stat st;
 	char buf[4096], *path, *logpath, **av, status[32];
@@ -598,9 +603,6 @@ vm_boot(struct vm_boot *b, char **cause)
 		    strerror(errno)));
 	av = vm_qemu_argv(b, pipefd[1]);
 	logpath = xasprintf("%s/qemu.log", b->ctl);
-	vm_signal = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
 	start = units_now_ns();
 	start_real = units_realtime_ns();
 	if ((pid = fork()) == -1) {
@@ -620,7 +622,7 @@ vm_boot(struct vm_boot *b, char **cause)
 		/* The guest's output end, left open across exec. */
 		fcntl(pipefd[1], F_SETFD, 0);
 		for (i = 0; i < 3; i++)
-			sigaction(sigs[i], &old[i], NULL);
+			signal(vm_sigs[i], SIG_DFL);
 		execv(av[0], av);
 		_exit(127);
 	}
@@ -710,8 +712,6 @@ vm_boot(struct vm_boot *b, char **cause)
 	json_object_set_new(b->facts, "status", json_string("complete"));
 	json_object_set_new(b->facts, "exit_status", json_integer(rc));
 out:
-	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
 	if (pipefd[0] != -1)
 		close(pipefd[0]);
 	if (pipefd[1] != -1)
@@ -730,10 +730,15 @@ out:
 int
 vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 {
+	struct sigaction sa = { .sa_handler = vm_on_signal }, old[3];
 	struct vm_boot b = { .set = set };
 	char *now, *err = NULL;
-	int rc;
+	int rc, i;
 
+	/* An interrupt from here on stops QEMU and cleans up. */
+	vm_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(vm_sigs[i], &sa, &old[i]);
 	if ((rc = vm_check(&b, cause)) != 0 ||
 	    (rc = vm_prepare_kernel(&b, cause)) != 0 ||
 	    (rc = vm_prepare_out(&b, cause)) != 0)
@@ -742,14 +747,22 @@ vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 	if ((rc = vm_write_facts(&b, cause)) != 0 ||
 	    (rc = vm_prepare_guest(&b, argv, argc, cause)) != 0)
 		goto out;
+	if (vm_signal != 0) {
+		rc = fail_with(cause, RB_EXIT_INTR, "interrupted before the "
+		    "boot");
+		json_object_set_new(b.facts, "status",
+		    json_string("interrupted"));
+		goto facts;
+	}
 	if (!set->quiet)
 		log_infox("vm: booting %s (%s, %s, %ld CPU%s, %ld node%s); "
 		    "results in %s", b.kernel.release, b.accel,
 		    json_string_value(json_object_get(json_object_get(
-		    json_object_get(b.facts, "guest"), "kernel"), "format")),
+		    json_object_get(b.facts, "guest"), "kernel"), "entry")),
 		    set->cpus, set->cpus == 1 ? "" : "s", set->nodes,
 		    set->nodes == 1 ? "" : "s", b.out);
 	rc = vm_boot(&b, cause);
+facts:
 	now = meta_utc_now();
 	json_object_set_new(b.facts, "end_time", json_string(now));
 	free(now);
@@ -759,10 +772,13 @@ vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 	}
 out:
 	vm_cleanup(&b);
+	for (i = 0; i < 3; i++)
+		sigaction(vm_sigs[i], &old[i], NULL);
 	json_decref(b.facts);
 	vm_kernel_free(&b.kernel);
 	free(b.modules);
 	free(b.initramfs);
+	free(b.boot);
 	free(b.qemu);
 	free(b.out);
 	free(b.ctl);

@@ -46,6 +46,7 @@ struct vm_settings {
 int	 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause);
 void	 vm_kernel_free(struct vm_kernel *k);
 char	*vm_modules_guess(const struct vm_kernel *k);
+char	*vm_kernel_vmlinux(const struct vm_kernel *k);
 int	 vm_sha256_file(const char *path, char out[65], char **cause);
 int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
 	     const char *init, char **out, char **cause);

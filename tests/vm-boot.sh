@@ -80,6 +80,31 @@ expect_rc 2 "a results directory another boot is using"
 expect_err "another regionbench vm is using it" "says so"
 rmdir "$out/.regionbench-vm"
 
+# An interrupt during the boot stops QEMU and removes the control
+# directory and the scratch image (exit 130).
+intr="$WORK/vm-intr"
+"$REGIONBENCH" vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 64M \
+    --out "$intr" -- sleep 1000 >"$WORK/intr.out" 2>"$WORK/intr.err" &
+pid=$!
+i=0
+while [ ! -e "$intr/vm.json" ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+RC=$?
+cp "$WORK/intr.out" "$WORK/out"
+cp "$WORK/intr.err" "$WORK/err"
+expect_rc 130 "an interrupt stops the boot"
+expect_err "interrupted" "says it was interrupted"
+grep -q '"status": "interrupted"' "$intr/vm.json"
+ok $? "vm.json: interrupted"
+[ ! -e "$intr/.regionbench-vm" ]
+ok $? "the control directory and scratch image are removed"
+! pgrep -f -- "$intr" >/dev/null
+ok $? "no QEMU left"
+
 # A guest that never finishes: killed at --timeout, exit 3, console kept.
 hang="$WORK/vm-hang"
 rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 0 \
