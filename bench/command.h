@@ -42,7 +42,8 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(placement) \
 	X(chart) \
 	X(report) \
-	X(vm)
+	X(vm) \
+	X(ab)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

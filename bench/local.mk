@@ -18,6 +18,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \
+	bench/cmd-ab.c \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h \
 	bench/sampler.c bench/sampler.h \
@@ -36,7 +37,7 @@ dist_suites_DATA = \
 	bench/suites/seed.ini \
 	bench/suites/standard.ini \
 	bench/suites/soak.ini
-dist_pkgdata_DATA += bench/suites/gate-rules.ini
+dist_pkgdata_DATA += bench/suites/gate-rules.ini bench/suites/gate-rules-vm.ini
 
 # The init of the guests `regionbench vm` boots (found next to the program
 # in an uninstalled build).

@@ -56,6 +56,10 @@ mount -t tmpfs tmpfs $R/run
 if [ -b /dev/vda ]; then
 	mount -t ext4 /dev/vda $R/var/tmp || fail "cannot mount the scratch disk"
 	chmod 1777 $R/var/tmp
+else
+	# No scratch disk: say so plainly (tmpfs) rather than let /var/tmp
+	# look like a disk while its overlay writes go to memory.
+	mount -t tmpfs -o mode=1777 tmpfs $R/var/tmp
 fi
 hostname regionbench-vm
 mkdir -p "$R$RB_OUT"

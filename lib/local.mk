@@ -29,4 +29,5 @@ lib_librb_a_SOURCES = \
 	lib/meta.c lib/meta.h \
 	lib/sink-csv.c lib/sink-csv.h \
 	lib/vm.c lib/vm.h \
-	lib/vm-image.c
+	lib/vm-image.c \
+	lib/vm-ab.c

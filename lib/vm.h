@@ -42,6 +42,18 @@ struct vm_settings {
 	int		 quiet;
 };
 
+/* An A/B of two kernels, or of one kernel with two boot argument strings. */
+struct vm_ab_settings {
+	struct vm_settings vm;		/* side A, and what both share */
+	char		*kernel_b;	/* NULL: A's kernel */
+	char		*modules_b;	/* NULL: A's (or guessed for kernel_b) */
+	char		*append_b;
+	char		*label_a;
+	char		*label_b;
+	long		 boots;		/* per side */
+	char		*rules;		/* NULL: gate-rules-vm.ini */
+};
+
 /* vm-image.c */
 int	 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause);
 void	 vm_kernel_free(struct vm_kernel *k);
@@ -51,6 +63,10 @@ int	 vm_sha256_file(const char *path, char out[65], char **cause);
 int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
 	     const char *init, char **out, char **cause);
 char	*vm_find_init(char **cause);
+
+/* vm-ab.c */
+int	 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
+	     char **cause);
 
 /* vm.c */
 int	 vm_run(const struct vm_settings *set, char **argv, int argc,

@@ -256,6 +256,7 @@ TESTS += tests/t-hardening-results
 # make perf: benchmarks printing key=value ratios (not part of check).
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
 .PHONY: perf
 
 
@@ -264,3 +265,10 @@ perf: $(PERF_BENCHMARKS) bench/regionbench
 # fetch it) and skips without one.
 TESTS += tests/vm-cli.sh tests/vm-boot.sh
 EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
+
+# make check-vm: the A/B of a boot option in guests (9 boots; minutes
+# under TCG).  .ci/run runs it after make check.
+EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
+check-vm: bench/regionbench
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
+.PHONY: check-vm
