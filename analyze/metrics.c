@@ -1,5 +1,5 @@
 /*
- * Region metrics per sample (DESIGN.md section 6) and their reductions per
+ * Region metrics per sample (docs/metrics.md) and their reductions per
  * phase.  Everything here is computed from struct results alone, so analyze,
  * compare, gate and the charts read the same numbers.
  */
@@ -84,20 +84,6 @@ metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
 {
 	memcpy(sorted, present, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, u64_desc);
-}
-
-/*
- * The fewest regions whose present pages, largest first, hold used_total
- * pages.  scratch holds n values.
- */
-int
-metrics_ideal_regions(const uint64_t *present, int n, uint64_t used_total,
-    uint64_t *scratch)
-{
-	if (used_total == 0)
-		return (0);
-	metrics_sort_present(present, n, scratch);
-	return (metrics_ideal_sorted(scratch, n, used_total));
 }
 
 /* What a region is at one sample. */

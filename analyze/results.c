@@ -373,19 +373,6 @@ phase_intern(struct results *res, const char *name)
 	return (res->nphases++);
 }
 
-/* Index of a phase by name, or -1. */
-int
-results_phase_index(const struct results *res, const char *name)
-{
-	int i;
-
-	for (i = 0; i < res->nphases; i++) {
-		if (strcmp(res->phases[i], name) == 0)
-			return (i);
-	}
-	return (-1);
-}
-
 /* Index of region (node, region), or -1. */
 int
 results_region_index(const struct results *res, int node, int region)

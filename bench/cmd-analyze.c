@@ -429,8 +429,7 @@ print_summary(const struct results *res, const struct metrics *m,
 	if (power)
 		printf("\n%sPower figures are a MODEL ESTIMATE from "
 		    "--power-model (refresh power per GiB of empty regions), "
-		    "not a measurement.%s\n", markdown ? "> " : "",
-		    markdown ? "" : "");
+		    "not a measurement.\n", markdown ? "> " : "");
 }
 
 /* A seed-table column: one sample, with its heading. */

@@ -939,15 +939,6 @@ region_map_seg(const struct region_map *map, uint64_t pfn)
 	return (-1);
 }
 
-/* The key holding a pfn, or -1. */
-int
-region_map_lookup(const struct region_map *map, uint64_t pfn)
-{
-	int s = region_map_seg(map, pfn);
-
-	return (s == -1 ? -1 : map->segs[s].key);
-}
-
 /* How the regions were cut, in words for meta.json and info. */
 const char *
 region_map_mode_name(const struct region_map *map)

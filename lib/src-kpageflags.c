@@ -1,5 +1,5 @@
 /*
- * The kpageflags source (DESIGN.md section 4, item 3).  A vanilla kernel has
+ * The kpageflags source (docs/kpageflags.md).  A vanilla kernel has
  * no memory regions, so they are emulated: the region map cuts each node
  * into regions, and every sample reads /proc/kpageflags over the memory
  * blocks that are online and counts, per region key, the pages that exist,
