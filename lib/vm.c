@@ -744,14 +744,24 @@ vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 	    (rc = vm_prepare_out(&b, cause)) != 0)
 		goto out;
 	vm_make_facts(&b, argv, argc);
-	if ((rc = vm_write_facts(&b, cause)) != 0 ||
-	    (rc = vm_prepare_guest(&b, argv, argc, cause)) != 0)
+	if ((rc = vm_write_facts(&b, cause)) != 0)
 		goto out;
+	rc = vm_prepare_guest(&b, argv, argc, cause);
+	/* A Ctrl-C also kills mkfs: that is an interrupt, not a failure. */
 	if (vm_signal != 0) {
+		if (rc != 0) {
+			free(*cause);
+			*cause = NULL;
+		}
 		rc = fail_with(cause, RB_EXIT_INTR, "interrupted before the "
 		    "boot");
 		json_object_set_new(b.facts, "status",
 		    json_string("interrupted"));
+		goto facts;
+	}
+	if (rc != 0) {
+		json_object_set_new(b.facts, "status", json_string("failed"));
+		json_object_set_new(b.facts, "reason", json_string(*cause));
 		goto facts;
 	}
 	if (!set->quiet)

@@ -65,6 +65,26 @@ expect_err "modules of kernel 5.10.0-other, the image is 6.1.0-fake" \
 rb vm --kernel "$fake" --modules "$WORK/nomodules" --out "$out" -- true
 expect_rc 2 "a modules directory that does not exist"
 
+# A modules tree without the drivers the guest needs: exit 3 naming the
+# kernel option (when QEMU and busybox-static are there to get that far).
+if command -v qemu-system-x86_64 >/dev/null && [ -x /bin/busybox ]; then
+	mkdir -p "$WORK/lib/modules/6.1.0-fake/kernel"
+	XDG_CACHE_HOME="$WORK/cache" "$REGIONBENCH" vm --kernel "$fake" \
+	    --modules "$WORK/lib/modules/6.1.0-fake" --out "$out" -- true \
+	    >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 3 "a kernel without the 9p and virtio drivers"
+	expect_err "lacks virtio_pci.*CONFIG_VIRTIO_PCI=y or =m" \
+	    "names the kernel option to turn on"
+fi
+
+# No QEMU on PATH: exit 3 naming the package.
+PATH=/nonexistent "$REGIONBENCH" vm --kernel "$fake" --out "$out" -- true \
+    >"$WORK/out" 2>"$WORK/err" </dev/null
+RC=$?
+expect_rc 3 "no QEMU"
+expect_err "apt-get install qemu-system-x86" "names the package to install"
+
 [ ! -e "$out" ]
 ok $? "nothing was written"
 
