@@ -12,6 +12,7 @@ printf '\000\001' | dd of="$fake" bs=1 seek=526 conv=notrunc 2>/dev/null
 printf '6.1.0-fake (nobody@nowhere) #1\000' |
     dd of="$fake" bs=1 seek=768 conv=notrunc 2>/dev/null
 out="$WORK/vm-results"
+export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
 
 rb vm -- true
 expect_rc 2 "no --kernel"
