@@ -255,8 +255,6 @@ vm_prepare_kernel(struct vm_boot *b, char **cause)
 
 	if ((rc = vm_kernel_load(&b->kernel, set->kernel, cause)) != 0)
 		return (rc);
-	if ((b->boot = vm_kernel_vmlinux(&b->kernel)) == NULL)
-		b->boot = xstrdup(b->kernel.path);
 	if (set->modules != NULL) {
 		if (realpath(set->modules, real) == NULL ||
 		    stat(real, &st) == -1 || !S_ISDIR(st.st_mode))
@@ -278,6 +276,8 @@ vm_prepare_kernel(struct vm_boot *b, char **cause)
 		b->modules = vm_modules_guess(&b->kernel);
 	if ((rc = vm_check_tools(b, cause)) != 0)
 		return (rc);
+	if ((b->boot = vm_kernel_vmlinux(&b->kernel)) == NULL)
+		b->boot = xstrdup(b->kernel.path);
 	if ((init = vm_find_init(cause)) == NULL)
 		return (-RB_EXIT_ENV);
 	rc = vm_initramfs(&b->kernel, b->modules, init, &b->initramfs,

@@ -13,6 +13,7 @@ printf '6.1.0-fake (nobody@nowhere) #1\000' |
     dd of="$fake" bs=1 seek=768 conv=notrunc 2>/dev/null
 out="$WORK/vm-results"
 export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+export XDG_CACHE_HOME="$WORK/cache"
 
 rb vm -- true
 expect_rc 2 "no --kernel"
