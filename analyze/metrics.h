@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "log.h"
 #include "results.h"
 
 /* How to compute. */
@@ -85,6 +86,9 @@ int	 metrics_reduce(const struct metrics *m,
 	     const struct metric_series *s, int phase,
 	     struct metric_reduction *r);
 void	 metrics_summarize(const struct metrics *m, struct summary *sum);
+void	 summary_add(struct summary *sum, int phase, const char *unit,
+	     int headline, double value, const char *fmt, ...)
+	     RB_PRINTF(6, 7);
 void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);

@@ -899,6 +899,7 @@ meta_load(struct results *res, char **cause)
 	res->status = meta_copy(root, "status", "unknown");
 	res->suite = meta_copy(root, "suite.name", NULL);
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
+	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
 	res->source = meta_copy(root, "source.name", NULL);
 	v = json_object_get(root, "phases");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
@@ -1133,6 +1134,7 @@ results_free(struct results *res)
 	free(res->label);
 	free(res->host);
 	free(res->kernel_release);
+	free(res->boot_id);
 	free(res->command);
 	free(res->status);
 	free(res->suite);

@@ -71,6 +71,7 @@ struct results {
 	char		*label;
 	char		*host;
 	char		*kernel_release;
+	char		*boot_id;	/* NULL when meta.json has none */
 	char		*command;
 	char		*status;
 	char		*suite;		/* suite name; NULL for sample */

@@ -15,6 +15,7 @@
 #include "command.h"
 #include "log.h"
 #include "runner.h"
+#include "session.h"
 #include "suite.h"
 
 static const struct opt_def run_options[] = {
@@ -101,7 +102,7 @@ cmd_run_exec(int argc, char **argv)
 	if (suite.region_size != NULL && (rc = source_cli_suite_value(&cli,
 	    "region-size", suite.region_size, &cause)) != 0)
 		die(-rc, "run: suite region-size: %s", cause);
-	runner_catch_signals();
+	session_catch_signals(SESSION_NO_SIGPIPE);
 	rc = runner_main(&suite, &set, &cli);
 	suite_free(&suite);
 	source_cli_free(&cli);

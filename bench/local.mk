@@ -19,11 +19,14 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \
 	bench/cmd-ab.c \
+	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
-	bench/runner.c bench/runner.h \
+	bench/runner.c bench/runner.h bench/runner-int.h \
+	bench/runner-phase.c bench/runner-show.c \
 	bench/sampler.c bench/sampler.h \
+	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
-	bench/suite.c bench/suite.h
+	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)

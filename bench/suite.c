@@ -18,7 +18,6 @@
 #include "log.h"
 #include "suite.h"
 #include "units.h"
-#include "workload.h"
 
 struct suite_parse {
 	struct suite		*suite;
@@ -304,126 +303,6 @@ suite_handler(void *user, const char *section, const char *key,
 		p->phase = ph;
 	}
 	return (phase_key(p, p->phase, key, value));
-}
-
-/* Read a whole file into memory (suites are small). */
-static char *
-suite_read_file(const char *path, char **cause)
-{
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f;
-
-	if ((f = fopen(path, "re")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (NULL);
-	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap == 0 ? 8192 : cap * 2;
-			if (cap > (1 << 20)) {
-				fclose(f);
-				free(text);
-				*cause = xasprintf("%s: larger than 1 MiB, not "
-				    "a suite file", path);
-				return (NULL);
-			}
-			text = xreallocarray(text, cap, 1);
-		}
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		free(text);
-		*cause = xasprintf("%s: contains NUL bytes, not a suite file",
-		    path);
-		return (NULL);
-	}
-	return (text);
-}
-
-/*
- * Find a suite by path, or by name in $REGIONBENCH_SUITES, next to the
- * program (an uninstalled build: bench/suites) and in the installed
- * $(pkgdatadir)/suites.  Returns a new path or NULL with a cause.
- */
-char *
-suite_find(const char *name_or_path, char **cause)
-{
-	char exe[PATH_MAX], *slash, *path;
-	const char *dirs[3];
-	ssize_t n;
-	int i, ndirs = 0;
-
-	if (strchr(name_or_path, '/') != NULL ||
-	    access(name_or_path, F_OK) == 0 ||
-	    strstr(name_or_path, ".ini") != NULL) {
-		if (access(name_or_path, R_OK) == -1) {
-			*cause = xasprintf("%s: %s", name_or_path,
-			    strerror(errno));
-			return (NULL);
-		}
-		return (xstrdup(name_or_path));
-	}
-	if (getenv("REGIONBENCH_SUITES") != NULL)
-		dirs[ndirs++] = getenv("REGIONBENCH_SUITES");
-	n = readlink("/proc/self/exe", exe, sizeof exe - 16);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			strcpy(slash, "/suites");
-			dirs[ndirs++] = exe;
-		}
-	}
-	dirs[ndirs++] = PKGDATADIR "/suites";
-	for (i = 0; i < ndirs; i++) {
-		path = xasprintf("%s/%s.ini", dirs[i], name_or_path);
-		if (access(path, R_OK) == 0)
-			return (path);
-		free(path);
-	}
-	*cause = xasprintf("no suite named '%s' (looked in %s): give a file "
-	    "path or one of the built-in suites: quick, seed, standard, soak",
-	    name_or_path, PKGDATADIR "/suites");
-	return (NULL);
-}
-
-/*
- * The checks run makes (and the suite fuzzer with it): the workload is
- * registered; the error lists the ones that are.
- */
-int
-suite_check_workload(const char *name, char **cause)
-{
-	const struct workload_desc *const *d;
-	char names[512] = "";
-
-	if (workload_find(name) != NULL)
-		return (0);
-	for (d = workload_all(); *d != NULL; d++) {
-		if (names[0] != '\0')
-			strncat(names, ", ", sizeof names - strlen(names) - 1);
-		strncat(names, (*d)->name, sizeof names - strlen(names) - 1);
-	}
-	return (fail_with(cause, RB_EXIT_INPUT,
-	    "unknown workload '%s' (known: %s)", name, names));
-}
-
-/* The workload's own option table accepts key=value. */
-int
-suite_check_option(const char *workload, const char *key, const char *value,
-    char **cause)
-{
-	struct workload_run *run = workload_run_new(workload_find(workload));
-	int rc;
-
-	rc = workload_set_option(run, key, value, cause);
-	workload_run_free(run);
-	return (rc);
 }
 
 /* Load and check a suite file. */

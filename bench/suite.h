@@ -55,6 +55,7 @@ typedef int (*suite_option_check)(const char *workload, const char *key,
 typedef int (*suite_workload_check)(const char *workload, char **cause);
 
 char	*suite_find(const char *name_or_path, char **cause);
+char	*suite_data_find(const char *file, char **cause);
 int	 suite_check_workload(const char *workload, char **cause);
 int	 suite_check_option(const char *workload, const char *key,
 	     const char *value, char **cause);
@@ -62,5 +63,6 @@ int	 suite_load(struct suite *suite, const char *path,
 	     suite_workload_check check_workload,
 	     suite_option_check check_option, char **cause);
 void	 suite_free(struct suite *suite);
+char	*suite_read_file(const char *path, char **cause);
 
 #endif

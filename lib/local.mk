@@ -23,7 +23,7 @@ lib_librb_a_SOURCES = \
 	lib/src-zone.c \
 	lib/region-map.c lib/region-map.h \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
-	lib/placement.c lib/placement.h \
+	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \

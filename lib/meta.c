@@ -103,6 +103,9 @@ meta_system(const char *proc_root)
 	    "version", u.version, "machine", u.machine);
 	json_object_set_new(kernel, "cmdline", meta_file_line(proc_root,
 	    "cmdline"));
+	/* Which boot: repeats within one boot are not independent. */
+	json_object_set_new(kernel, "boot_id", meta_file_line(proc_root,
+	    "sys/kernel/random/boot_id"));
 	json_object_set_new(sys, "kernel", kernel);
 	json_object_set_new(sys, "page_size",
 	    json_integer(sysconf(_SC_PAGESIZE)));

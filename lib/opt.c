@@ -352,6 +352,12 @@ opt_parse(const struct opt_set *sets, int nsets, int argc, char **argv,
 		if ((rc = opt_set_value(def, sets[which].settings, value,
 		    cause)) != 0)
 			goto out;
+		while (def->type == OPT_LIST && def->multi && eq == NULL &&
+		    i + 1 < argc && argv[i + 1][0] != '-') {
+			if ((rc = opt_set_value(def, sets[which].settings,
+			    argv[++i], cause)) != 0)
+				goto out;
+		}
 	}
 	/* Keep argv[0], then the arguments in order. */
 	for (j = 0; j < nargs; j++)

@@ -152,6 +152,10 @@ TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
+# Constant series and rounding-sized changes.
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh
+EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh
+
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze
 tests_perf_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
@@ -206,7 +210,8 @@ FUZZ_CPPFLAGS = $(DEFS) -I$(top_builddir) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/workloads -I$(top_srcdir)/analyze \
 	-I$(top_srcdir)/bench $(RB_CFLAGS)
 FUZZ_LIBSRC = $(lib_librb_a_SOURCES) $(analyze_libanalyze_a_SOURCES) \
-	$(workloads_libworkloads_a_SOURCES) bench/suite.c
+	$(workloads_libworkloads_a_SOURCES) bench/suite.c \
+	bench/suite-find.c bench/suite-check.c
 fuzz: config.h
 	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' \
@@ -231,7 +236,8 @@ EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
 # make check replays the inputs kept under tests/data/hardening/NAME through
 # the same harness code (tests/fuzz/fuzz-NAME.c and tests/fuzz/replay-main.c),
 # built normally as tests/t-hardening-NAME.  A new harness is one more name
-# in this list; the static pattern rule below builds every one of them.
+# in this list; one GNU make static pattern rule below builds them all (the
+# rule's target is a variable, so Automake does not need a stanza each).
 HARDENING_REPLAY = \
 	tests/t-hardening-zoneinfo \
 	tests/t-hardening-buddyinfo \
@@ -266,14 +272,36 @@ perf: $(PERF_BENCHMARKS) bench/regionbench
 .PHONY: perf
 
 
+# ---- analyze: the summary, the power model, the seed table, the
+# output formats of compare and verify's checks
+check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
+tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_summary_SOURCES = tests/t-summary.c
+tests_t_summary_LDADD = $(TEST_LIBS)
+tests_t_power_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_power_SOURCES = tests/t-power.c
+tests_t_power_LDADD = $(TEST_LIBS)
+tests_t_seed_table_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_seed_table_SOURCES = tests/t-seed-table.c
+tests_t_seed_table_LDADD = $(TEST_LIBS)
+tests_t_compare_output_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_compare_output_SOURCES = tests/t-compare-output.c
+tests_t_compare_output_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/t-compare-output tests/t-verify
+tests_t_verify_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_verify_SOURCES = tests/t-verify.c
+tests_t_verify_LDADD = $(TEST_LIBS)
+TESTS += tests/t-summary tests/t-power tests/t-seed-table \
+	tests/t-compare-output tests/t-verify
+
 # ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
 # tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
 # fetch it) and skips without one.
 TESTS += tests/vm-cli.sh tests/vm-boot.sh
 EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
 
-# make check-vm: the A/B of a boot option in guests (9 boots; minutes
-# under TCG).  .ci/run runs it after make check.
+# make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
+# minutes under TCG).  .ci/run runs it after make check.
 EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
 check-vm: bench/regionbench
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh

@@ -1,19 +1,20 @@
 /*
  * analyze/gate.c: rules files (defaults, every key, every error with
  * file:line) and verdicts on a baseline and a candidate group made in
- * memory (tests/fake-runs.h): pass, fail, skipped, percentage and absolute
- * thresholds, both directions, significance with Welch and Mann-Whitney,
- * groups too small to test, and the JUnit and markdown reports.
+ * memory (tests/fake-runs.h): pass, fail, not judged, percentage and
+ * absolute thresholds, both directions, significance with Welch and
+ * Mann-Whitney, groups too small for a rule, and the JUnit and markdown
+ * reports.
  *
- * The p-values were computed independently with SciPy 1.10.1 (Debian
- * python3-scipy): scipy.stats.ttest_ind(base, cand, equal_var=False) and
- * scipy.stats.mannwhitneyu(base, cand, alternative="two-sided",
- * method="asymptotic", use_continuity=True).
+ * The Welch p-values were computed independently with SciPy 1.10.1 (Debian
+ * python3-scipy): scipy.stats.ttest_ind(base, cand, equal_var=False).  The
+ * exact Mann-Whitney p-value (4 against 4 values) was counted by brute
+ * force over every choice of ranks (Python itertools.combinations).
  *
  *   key                        baseline             candidate
  *   fill spread_index.twmean   1.00 1.02 0.98 1.01  1.20 1.22 1.18 1.21
  *     +19.950124688279296%; Welch p = 3.0904261100621347e-06,
- *     Mann-Whitney p = 0.03038282197657749
+ *     Mann-Whitney exact p = 2/70 = 0.02857142857142857
  *   fill used_pages.max        1000 1100 900 1000   1100 1300 900 1100
  *     +10%; Welch p = 0.329486987166182
  *   drain workload.rate        50 52 48 50          60 61 59 60
@@ -77,7 +78,7 @@ static const char rules_text[] =
     "better = lower\n"
     "max_change = 10%\n"
     "\n"
-    "# only in the baseline: skipped\n"
+    "# only in the baseline: not judged\n"
     "[only-base]\n"
     "metric = only_base\n"
     "better = lower\n"
@@ -292,21 +293,22 @@ test_verdicts(void)
 	    "patterns pick drain workload.rate only");
 	tap_ok(r[6].key == NULL && !r[6].failed &&
 	    strcmp(r[6].rule->name, "only-base") == 0 &&
-	    strncmp(r[6].message, "skipped: rule [only-base] matches no "
-	    "metric present in both groups", 62) == 0,
-	    "only-base: a metric only the baseline has is skipped");
+	    !r[6].judged && strstr(r[6].message, "not judged: rule "
+	    "[only-base]: matches no metric present in both groups") ==
+	    r[6].message,
+	    "only-base: a metric only the baseline has is not judged");
 
 	text = report_text(gate_write_markdown, set, r, n);
 	tap_ok(text != NULL && strstr(text, "## regionbench gate: "
 	    "**FAILED**") != NULL && strstr(text, "7 checks, 3 failed, 1 "
-	    "skipped; baseline 4 run(s), candidate 4 run(s).") != NULL,
+	    "not judged; baseline 4 run(s), candidate 4 run(s).") != NULL,
 	    "markdown: verdict and counts");
 	tap_ok(text != NULL && strstr(text, "| :x: FAIL | spread_index.twmean "
-	    "| fill | `spread_index.twmean` | 1.0025 (n=4) | 1.2025 (n=4) | "
+	    "| fill | `spread_index.twmean` | Amean 1.0025 (n=4) | 1.2025 (n=4) | "
 	    "+19.95% | 5% (better lower) |") != NULL,
 	    "markdown: the failed spread row");
-	tap_ok(text != NULL && strstr(text, "| skipped | only-base |") !=
-	    NULL, "markdown: the skipped row");
+	tap_ok(text != NULL && strstr(text, "| :grey_question: not judged | "
+	    "only-base |") != NULL, "markdown: the row not judged");
 	free(text);
 	text = report_text(gate_write_junit, set, r, n);
 	tap_ok(text != NULL && strstr(text, "<testsuites name=\"regionbench "
@@ -329,18 +331,22 @@ test_verdicts(void)
 	tap_eq_u64(failed, 2, "mann-whitney: 2 failed");
 	check_result(&r[1], "spread-significant", 0,
 	    "worse than allowed but not significant");
-	tap_near(r[1].p, 0.03038282197657749, 1e-9,
-	    "mann-whitney: spread p (scipy) is above alpha 0.01");
+	tap_near(r[1].p, 0.02857142857142857, 1e-9,
+	    "mann-whitney: spread exact p (2/70) is above alpha 0.01");
 	gate_results_free(r, n);
 	gate_rules_free(&rules);
 	compare_free(set);
 }
 
-/* One run a side: no test; significance rules judge the threshold alone. */
+/*
+ * One run a side: rules that need significance (2 runs a side at least)
+ * are not judged; the others judge the threshold.
+ */
 static void
 test_one_run(void)
 {
 	struct compare_set *set = verdict_set(1);
+	struct gate_counts counts;
 	struct gate_rules rules;
 	struct gate_result *r;
 	char *cause = NULL, *text;
@@ -350,13 +356,18 @@ test_one_run(void)
 	    &cause) == 0, "one run: rules"))
 		return;
 	failed = gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	gate_count(r, n, &counts);
 	tap_ok(!r[1].tested && isnan(r[1].p), "one run: not tested");
-	check_result(&r[1], "spread-significant", 1,
-	    "judged on the threshold alone");
-	check_result(&r[2], "used", 1, "judged on the threshold alone");
-	tap_ok(strstr(r[1].message, "no test (n<2)") != NULL, "one run: the "
-	    "message says no test");
-	tap_eq_u64(failed, 4, "one run: 4 failed");
+	tap_ok(!r[1].judged && !r[1].failed && strstr(r[1].message,
+	    "baseline has 1 run, candidate 1; the rule needs 2 a side") !=
+	    NULL, "one run: a significance rule is not judged (%s)",
+	    r[1].message);
+	tap_ok(!r[2].judged && !r[2].failed, "one run: nor is [used]");
+	check_result(&r[0], "spread_index.twmean", 1, "worse than allowed");
+	tap_ok(strstr(r[0].message, "no test (significance not required)") !=
+	    NULL, "one run: the message says no test");
+	tap_eq_u64(failed, 2, "one run: 2 failed");
+	tap_eq_u64(counts.unjudged, 3, "one run: 3 not judged");
 	gate_results_free(r, n);
 	gate_rules_free(&rules);
 
@@ -368,8 +379,8 @@ test_one_run(void)
 		    "that is better passes a zero threshold");
 		text = report_text(gate_write_markdown, set, r, n);
 		tap_ok(text != NULL && strstr(text, "## regionbench gate: "
-		    "passed") != NULL && strstr(text, "| n<2 |") != NULL,
-		    "markdown: passed, and n<2 instead of a p-value");
+		    "passed") != NULL && strstr(text, "| - |") != NULL,
+		    "markdown: passed, and no p-value");
 		free(text);
 		gate_results_free(r, n);
 		gate_rules_free(&rules);
