@@ -31,4 +31,7 @@ lib_librb_a_SOURCES = \
 	lib/input-file.c lib/input-file.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
-	lib/sink-csv.c lib/sink-csv.h
+	lib/sink-csv.c lib/sink-csv.h \
+	lib/vm.c lib/vm.h \
+	lib/vm-image.c \
+	lib/vm-ab.c

@@ -270,6 +270,7 @@ $(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
 # make perf: benchmarks printing key=value ratios (not part of check).
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
 .PHONY: perf
 
 
@@ -294,3 +295,16 @@ tests_t_verify_SOURCES = tests/t-verify.c
 tests_t_verify_LDADD = $(TEST_LIBS)
 TESTS += tests/t-summary tests/t-power tests/t-seed-table \
 	tests/t-compare-output tests/t-verify
+
+# ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
+# tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
+# fetch it) and skips without one.
+TESTS += tests/vm-cli.sh tests/vm-boot.sh
+EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
+
+# make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
+# minutes under TCG).  .ci/run runs it after make check.
+EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
+check-vm: bench/regionbench
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
+.PHONY: check-vm
