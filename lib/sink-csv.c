@@ -399,7 +399,12 @@ sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 	return (sink_csv_flush(sink, cause));
 }
 
-/* Add an event row (not flushed until the next flush or sample). */
+/*
+ * Add an event row (not flushed until the next flush or sample).  Rows
+ * never go back in time: a sample that began before an event written in
+ * the meantime (a slow scan across a phase_start) has its warnings stamped
+ * with that event's time.
+ */
 int
 sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
     const char *detail, const char *phase, char **cause)
@@ -407,6 +412,9 @@ sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
 	struct sink_file *f = &sink->files[CSV_EVENTS];
 
 	(void)cause;
+	if (t_s < sink->last_event_t)
+		t_s = sink->last_event_t;
+	sink->last_event_t = t_s;
 	sink_printf(f, "%.3f,", t_s);
 	sink_text(f, event);
 	sink_printf(f, ",");

@@ -172,4 +172,11 @@ ok $? "an uninstalled regionbench finds the built-in suite quick"
 ! grep -q "gate-rules.ini: cannot open" "$WORK/err"
 ok $? "an uninstalled regionbench finds the built-in gate rules"
 
+# events.csv going back in time is damage that verify names.
+cp -r "$WORK/good" "$WORK/backwards"
+printf '0.001,warning,late,sample\n' >>"$WORK/backwards/events.csv"
+trb verify "$WORK/backwards"
+expect_rc 1 "verify: events.csv out of time order is damage"
+expect_out "events.csv: t_s goes backwards" "verify names events.csv"
+
 done_testing
