@@ -155,12 +155,16 @@ reader_cb_row(int term, void *opaque)
 		rd->field = 0;
 		return;
 	}
+	/*
+	 * A killed run may leave half a line at the end: every row is
+	 * written with its newline, so a last line without one is cut, even
+	 * when it happens to have all its fields (a number cut short).
+	 */
+	if (term == -1 && rd->tolerate_cut) {
+		rd->cut = 1;
+		return;
+	}
 	if (rd->field != rd->nfile) {
-		/* A killed run may leave half a line at the end. */
-		if (term == -1 && rd->tolerate_cut) {
-			rd->cut = 1;
-			return;
-		}
 		reader_fail(rd, "expected %d fields as in the header, got %d",
 		    rd->nfile, rd->field);
 		return;
@@ -204,8 +208,11 @@ reader_feed(struct reader *rd, int fd)
 		if (rd->rc != 0)
 			break;
 	}
+	/* A quoted field left open at the end is a cut line too. */
 	if (rd->rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
-	    rd) != 0) {
+	    rd) != 0 && rd->tolerate_cut && rd->header_done)
+		rd->cut = 1;
+	else if (rd->rc == 0 && csv_error(&parser) != CSV_SUCCESS) {
 		rd->line++;
 		reader_fail(rd, "not valid CSV at the end of the file (%s)",
 		    csv_strerror(csv_error(&parser)));
@@ -1050,8 +1057,8 @@ load_file(struct results *res, int i, char **cause)
 /*
  * Does DIR/NAME belong to a run that has no data yet?  meta.json and the
  * atomic writer's hidden temporary files do; so does a table that holds
- * only its header, if it is not regions.csv (written with the first
- * sample).  Anything else, or a row in a table that names regions, does
+ * only its header, or the start of it, if it is not regions.csv (written
+ * with the first sample).  Anything else, or a row in a table that names regions, does
  * not.  Rows of events.csv and workloads.csv name no region and may come
  * before the first sample.
  */
@@ -1081,9 +1088,14 @@ no_data_entry(const char *dir, const char *name)
 		return (0);
 	n = read(fd, buf, sizeof buf);
 	close(fd);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		return (0);
 	/* Nothing after the header line (a header is far below 4 KiB). */
-	return (n >= 0 && (size_t)n < sizeof buf && (n == 0 ||
-	    ((nl = memchr(buf, '\n', n)) != NULL && nl + 1 == buf + n)));
+	if ((nl = memchr(buf, '\n', n)) != NULL)
+		return (nl + 1 == buf + n);
+	/* Or a header cut short by a kill in the middle of its write. */
+	return ((size_t)n <= strlen(def->header) &&
+	    memcmp(buf, def->header, n) == 0);
 }
 
 /*

@@ -25,6 +25,7 @@ lib_librb_a_SOURCES = \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
 	lib/placement.c lib/placement.h \
 	lib/atomic-file.c lib/atomic-file.h \
+	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
 	lib/sink-csv.c lib/sink-csv.h
