@@ -210,26 +210,17 @@ cmp_size(const void *data, double *w, double *h)
 	    (CMP_NMETRICS - 1) * CMP_GAP + 56;
 }
 
+/* The stacked time panels, one per metric, sharing one time range. */
 static void
-cmp_draw(cairo_t *cr, double w, double h, const void *data)
+cmp_panels(const struct cmp_data *d, double w, double top,
+    struct chart_axes *p)
 {
-	static const char *const ylabel[CMP_NMETRICS] = {
-		"spread index", "active regions", NULL
-	};
-	const struct cmp_data *d = data;
-	struct chart_axes p[CMP_NMETRICS];
-	struct chart_scale none = { 1, "", 0 }, count = { 1, "", 1 }, bytes;
-	double top, t1 = 0, ly, *v;
-	char label[64], *name;
-	int i, m, k;
+	double t1 = 0;
+	int i, m;
 
-	chart_background(cr, w, h);
-	top = chart_title(cr, w, "Spread compared (group means, 95% "
-	    "confidence bands where groups have repetitions)", d->where);
 	for (i = 0; i < d->ngroups; i++)
 		if (d->groups[i].n > 0)
 			t1 = fmax(t1, d->groups[i].t[d->groups[i].n - 1]);
-	bytes = chart_bytes_scale(d->max_bytes);
 	for (m = 0; m < CMP_NMETRICS; m++) {
 		p[m].x = 96;
 		p[m].w = w - p[m].x - CMP_RIGHT;
@@ -242,113 +233,121 @@ cmp_draw(cairo_t *cr, double w, double h, const void *data)
 	p[0].y1 = fmax(2, ceil(d->max_spread * 1.15 * 2) / 2);
 	p[1].y1 = d->max_regions + 0.5;
 	p[2].y1 = fmax(d->max_bytes, 1);
-	chart_phase_bands(cr, d->first.res, p, CMP_NMETRICS, 0);
-	for (m = 0; m < CMP_NMETRICS; m++) {
-		if (ylabel[m] != NULL)
-			chart_axis_y(cr, &p[m], m == 1 ? count : none,
-			    ylabel[m], 1);
-		else {
-			snprintf(label, sizeof label, "empty (%s)",
-			    bytes.unit);
-			chart_axis_y(cr, &p[m], bytes, label, 1);
-		}
-		for (i = 0; i < d->ngroups; i++)
-			if (d->groups[i].nruns > 1)
-				chart_band(cr, &p[m], d->groups[i].t,
-				    d->groups[i].lo[m], d->groups[i].hi[m],
-				    d->groups[i].n, chart_palette(i), 0.22);
-		for (i = 0; i < d->ngroups; i++) {
-			v = d->groups[i].mean[m];
-			chart_line(cr, &p[m], d->groups[i].t, v,
-			    d->groups[i].n, chart_palette(i), 2, i % 2);
-		}
-		chart_frame(cr, &p[m]);
-	}
-	/* Legend right of the first panel: one line per group. */
-	chart_font(cr, CHART_FONT_SIZE, 0);
-	for (ly = p[0].y + 4, i = 0; i < d->ngroups; i++) {
-		double dash[] = { 5, 3 };
+}
 
+/* Panel m: its y axis, each group's band (with repetitions) and mean. */
+static void
+cmp_panel(cairo_t *cr, const struct cmp_data *d, const struct chart_axes *a,
+    int m)
+{
+	static const char *const ylabel[CMP_NMETRICS] = {
+		"spread index", "active regions", NULL
+	};
+	struct chart_scale none = { 1, "", 0 }, count = { 1, "", 1 }, bytes;
+	char label[64];
+	int i;
+
+	if (ylabel[m] != NULL)
+		chart_axis_y(cr, a, m == 1 ? count : none, ylabel[m], 1);
+	else {
+		bytes = chart_bytes_scale(d->max_bytes);
+		snprintf(label, sizeof label, "empty (%s)", bytes.unit);
+		chart_axis_y(cr, a, bytes, label, 1);
+	}
+	for (i = 0; i < d->ngroups; i++)
+		if (d->groups[i].nruns > 1)
+			chart_band(cr, a, d->groups[i].t, d->groups[i].lo[m],
+			    d->groups[i].hi[m], d->groups[i].n,
+			    chart_palette(i), 0.22);
+	for (i = 0; i < d->ngroups; i++)
+		chart_line(cr, a, d->groups[i].t, d->groups[i].mean[m],
+		    d->groups[i].n, chart_palette(i), 2, i % 2);
+	chart_frame(cr, a);
+}
+
+/* Legend right of the first panel a: one line per group. */
+static void
+cmp_legend(cairo_t *cr, const struct cmp_data *d, const struct chart_axes *a)
+{
+	double dash[] = { 5, 3 }, ly;
+	char *name, *fit;
+	int i;
+
+	chart_font(cr, CHART_FONT_SIZE, 0);
+	for (ly = a->y + 4, i = 0; i < d->ngroups; i++) {
 		cairo_save(cr);
 		chart_set_rgb(cr, chart_palette(i), 1);
 		cairo_set_line_width(cr, 2.5);
 		if (i % 2)
 			cairo_set_dash(cr, dash, 2, 0);
-		cairo_move_to(cr, p[0].x + p[0].w + 12, ly + CHART_FONT_SIZE / 2);
-		cairo_line_to(cr, p[0].x + p[0].w + 32, ly + CHART_FONT_SIZE / 2);
+		cairo_move_to(cr, a->x + a->w + 12, ly + CHART_FONT_SIZE / 2);
+		cairo_line_to(cr, a->x + a->w + 32, ly + CHART_FONT_SIZE / 2);
 		cairo_stroke(cr);
 		cairo_restore(cr);
 		name = xasprintf("%s (n=%d)", d->groups[i].name,
 		    d->groups[i].nruns);
-		{
-			char *fit = chart_fit_text(cr, name, CMP_RIGHT - 44);
-
-			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			chart_text(cr, p[0].x + p[0].w + 38, ly, 0, 0, fit);
-			free(fit);
-		}
+		fit = chart_fit_text(cr, name, CMP_RIGHT - 44);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_text(cr, a->x + a->w + 38, ly, 0, 0, fit);
+		free(fit);
 		free(name);
 		ly += CHART_FONT_SIZE * 1.6;
 	}
-	k = CMP_NMETRICS - 1;
-	snprintf(label, sizeof label, "time since start (%s)",
-	    chart_time_scale(p[k].x1 - p[k].x0).unit);
-	chart_axis_x(cr, &p[k], chart_time_scale(p[k].x1 - p[k].x0), label);
+}
+
+static void
+cmp_draw(cairo_t *cr, double w, double h, const void *data)
+{
+	const struct cmp_data *d = data;
+	struct chart_axes p[CMP_NMETRICS];
+	struct chart_scale ts;
+	char label[64];
+	double top;
+	int m, k = CMP_NMETRICS - 1;
+
+	chart_background(cr, w, h);
+	top = chart_title(cr, w, "Spread compared (group means, 95% "
+	    "confidence bands where groups have repetitions)", d->where);
+	cmp_panels(d, w, top, p);
+	chart_phase_bands(cr, d->first.res, p, CMP_NMETRICS, 0);
+	for (m = 0; m < CMP_NMETRICS; m++)
+		cmp_panel(cr, d, &p[m], m);
+	cmp_legend(cr, d, &p[0]);
+	ts = chart_time_scale(p[k].x1 - p[k].x0);
+	snprintf(label, sizeof label, "time since start (%s)", ts.unit);
+	chart_axis_x(cr, &p[k], ts, label);
+}
+
+/* CHART_RUNS load hook: cmp_load into a new cmp_data. */
+static int
+cmp_load_hook(char **paths, int npaths, void **data, char **cause)
+{
+	struct cmp_data *d = xcalloc(1, sizeof *d);
+	int rc;
+
+	if ((rc = cmp_load(paths, npaths, d, cause)) != 0) {
+		free(d);
+		return (rc);
+	}
+	*data = d;
+	return (0);
+}
+
+/* CHART_RUNS free hook. */
+static void
+cmp_free_hook(void *data)
+{
+	cmp_free(data);
+	free(data);
 }
 
 const struct chart_def chart_compare_def = {
 	.name = "compare",
 	.title = "Spread compared",
+	.input = CHART_RUNS,
+	.load = cmp_load_hook,
+	.free = cmp_free_hook,
 	.absent = cmp_absent,
 	.size = cmp_size,
 	.draw = cmp_draw,
 };
-
-/* The compare chart of paths (runs or groups) into outdir. */
-int
-chart_compare(char **paths, int npaths, const char *outdir,
-    unsigned formats, FILE *list, char **cause)
-{
-	static const unsigned fmt[] = { CHART_PNG, CHART_SVG };
-	static const char *const ext[] = { "png", "svg" };
-	struct cmp_data d;
-	char *path;
-	int i, rc;
-
-	if ((rc = chart_make_outdir(outdir, cause)) != 0 ||
-	    (rc = cmp_load(paths, npaths, &d, cause)) != 0)
-		return (rc);
-	for (i = 0; i < 2 && rc == 0; i++) {
-		if (!(formats & fmt[i]))
-			continue;
-		path = xasprintf("%s/compare.%s", outdir, ext[i]);
-		rc = chart_render_file(&chart_compare_def, &d, fmt[i], path,
-		    cause);
-		if (rc == 0 && list != NULL)
-			fprintf(list, "%s\n", path);
-		free(path);
-	}
-	cmp_free(&d);
-	return (rc);
-}
-
-/* The compare chart of paths as an SVG document in memory. */
-int
-chart_svg_compare(char **paths, int npaths, struct chart_svg *out,
-    char **cause)
-{
-	struct cmp_data d;
-	int rc;
-
-	memset(out, 0, sizeof *out);
-	if ((rc = cmp_load(paths, npaths, &d, cause)) != 0)
-		return (rc);
-	rc = chart_render_svg(&chart_compare_def, &d, &out->data, &out->len,
-	    cause);
-	if (rc == 0) {
-		out->name = xstrdup(chart_compare_def.name);
-		out->title = xstrdup(chart_compare_def.title);
-	}
-	cmp_free(&d);
-	return (rc);
-}

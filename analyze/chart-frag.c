@@ -34,14 +34,33 @@ frag_points(const struct results *res, int *idx)
 	return (n);
 }
 
-/* "order 3 (32 KiB)". */
-static char *
-order_name(const struct results *res, int o)
+/* "order 3 (32 KiB)" for every order of the run, for the legend. */
+static char **
+order_names(const struct results *res)
 {
-	double bytes = (double)res->page_size * (1u << o);
-	struct chart_scale s = chart_bytes_scale(bytes);
+	char **names = xcalloc(res->buddy_orders + 1, sizeof *names);
+	double bytes;
+	struct chart_scale s;
+	int o;
 
-	return (xasprintf("order %d (%.4g %s)", o, bytes / s.div, s.unit));
+	for (o = 0; o < res->buddy_orders; o++) {
+		bytes = (double)res->page_size * (1u << o);
+		s = chart_bytes_scale(bytes);
+		names[o] = xasprintf("order %d (%.4g %s)", o, bytes / s.div,
+		    s.unit);
+	}
+	return (names);
+}
+
+/* Free what order_names returned. */
+static void
+order_names_free(const struct results *res, char **names)
+{
+	int o;
+
+	for (o = 0; o < res->buddy_orders; o++)
+		free(names[o]);
+	free(names);
 }
 
 static const char *
@@ -58,20 +77,35 @@ static void
 frag_size(const void *data, double *w, double *h)
 {
 	const struct chart_run *run = data;
-	char **names = xcalloc(run->res->buddy_orders + 1, sizeof *names);
+	char **names = order_names(run->res);
 	double legend_h;
+
+	legend_h = chart_legend_height((const char *const *)names,
+	    run->res->buddy_orders, FRAG_W - CHART_BARS_LEFT -
+	    CHART_BARS_RIGHT);
+	order_names_free(run->res, names);
+	*w = FRAG_W;
+	*h = chart_bars_height(legend_h, frag_points(run->res, NULL),
+	    FRAG_PANEL_H, FRAG_GAP);
+}
+
+/* The free memory of region r at buddy sample s, stacked by order. */
+static void
+frag_stack(cairo_t *cr, const struct results *res,
+    const struct chart_axes *a, int s, int r, const struct chart_rgb *colours)
+{
+	const uint64_t *blocks = results_buddy_at(res, s, r);
+	double base = 0, v;
 	int o;
 
-	for (o = 0; o < run->res->buddy_orders; o++)
-		names[o] = order_name(run->res, o);
-	legend_h = chart_legend_height((const char *const *)names,
-	    run->res->buddy_orders, FRAG_W - 126);
-	for (o = 0; o < run->res->buddy_orders; o++)
-		free(names[o]);
-	free(names);
-	*w = FRAG_W;
-	*h = 62 + legend_h + 10 + frag_points(run->res, NULL) *
-	    (FRAG_PANEL_H + FRAG_GAP) + 10;
+	for (o = 0; o < res->buddy_orders; o++) {
+		v = (double)blocks[o] * (1u << o) * res->page_size;
+		if (v <= 0)
+			continue;
+		chart_bar(cr, a, r - 0.38, r + 0.38, base, base + v,
+		    colours[o]);
+		base += v;
+	}
 }
 
 static void
@@ -79,69 +113,43 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 {
 	const struct chart_run *run = data;
 	const struct results *res = run->res;
-	int no = res->buddy_orders, nr = res->nregions, np, p, r, o, *idx;
+	int no = res->buddy_orders, np, p, r, o, *idx;
 	struct chart_rgb *colours;
 	struct chart_scale scale;
 	struct chart_axes a;
 	char **names, label[128];
-	double top, max = 0, base, v, legend_h;
-	const uint64_t *blocks;
+	double top, max, legend_h;
 
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Fragmentation: free memory per region by "
 	    "buddy order, at the end of each phase", run->where);
-	names = xcalloc(no, sizeof *names);
+	names = order_names(res);
 	colours = xcalloc(no, sizeof *colours);
-	for (o = 0; o < no; o++) {
-		names[o] = order_name(res, o);
+	for (o = 0; o < no; o++)
 		colours[o] = chart_viridis(no > 1 ? (double)o / (no - 1) : 0);
-	}
-	legend_h = chart_legend(cr, 96, top, w - 126,
-	    (const char *const *)names, colours, no) + 10;
+	legend_h = chart_legend(cr, CHART_BARS_LEFT, top, w - CHART_BARS_LEFT -
+	    CHART_BARS_RIGHT, (const char *const *)names, colours, no) + 10;
 	idx = xcalloc(res->buddy.n, sizeof *idx);
 	np = frag_points(res, idx);
-	for (r = 0; r < nr; r++)
-		max = fmax(max, (double)res->regions[r].present_pages *
-		    res->page_size);
+	max = chart_region_max_bytes(res);
 	scale = chart_bytes_scale(max);
 	for (p = 0; p < np; p++) {
-		a.x = 96;
-		a.w = w - a.x - 30;
-		a.y = round(top + legend_h + 18 +
-		    p * (FRAG_PANEL_H + FRAG_GAP));
-		a.h = FRAG_PANEL_H;
-		a.x0 = -0.5;
-		a.x1 = nr - 0.5;
-		a.y0 = 0;
-		a.y1 = fmax(max * 1.05, 1);
+		chart_region_panel(res, w, top + legend_h + 18 +
+		    p * (FRAG_PANEL_H + FRAG_GAP), FRAG_PANEL_H,
+		    fmax(max * 1.05, 1), &a);
 		snprintf(label, sizeof label, "free (%s)", scale.unit);
 		chart_axis_y(cr, &a, scale, label, 1);
-		for (r = 0; r < nr; r++) {
-			blocks = results_buddy_at(res, idx[p], r);
-			for (base = 0, o = 0; o < no; o++) {
-				v = (double)blocks[o] * (1u << o) *
-				    res->page_size;
-				if (v <= 0)
-					continue;
-				chart_bar(cr, &a, r - 0.38, r + 0.38, base,
-				    base + v, colours[o]);
-				base += v;
-			}
-		}
-		chart_font(cr, CHART_FONT_SIZE, 1);
-		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		for (r = 0; r < res->nregions; r++)
+			frag_stack(cr, res, &a, idx[p], r, colours);
 		snprintf(label, sizeof label, "end of phase %s (t = %.1f s)",
 		    res->buddy.phase[idx[p]] >= 0 &&
 		    res->buddy.phase[idx[p]] < res->nphases ?
 		    res->phases[res->buddy.phase[idx[p]]] : "?",
 		    res->buddy.t[idx[p]]);
-		chart_text(cr, a.x, a.y - 16, 0, 0, label);
-		chart_region_axis(cr, res, &a, 1);
-		chart_frame(cr, &a);
+		chart_panel_title(cr, &a, label);
+		chart_region_panel_end(cr, res, &a);
 	}
-	for (o = 0; o < no; o++)
-		free(names[o]);
-	free(names);
+	order_names_free(res, names);
 	free(colours);
 	free(idx);
 }
@@ -149,6 +157,7 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_frag_def = {
 	.name = "fragmentation",
 	.title = "Free memory by buddy order",
+	.input = CHART_RUN,
 	.absent = frag_absent,
 	.size = frag_size,
 	.draw = frag_draw,

@@ -272,6 +272,7 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_heatmap_def = {
 	.name = "heatmap",
 	.title = "Region occupancy over time",
+	.input = CHART_RUN,
 	.absent = heatmap_absent,
 	.size = heatmap_size,
 	.draw = heatmap_draw,

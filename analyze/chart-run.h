@@ -13,6 +13,10 @@
 #include "metrics.h"
 #include "results.h"
 
+/* Margins of the bar charts: room for the y axis left, some air right. */
+#define CHART_BARS_LEFT		96.0
+#define CHART_BARS_RIGHT	30.0
+
 /* A loaded run and the words that say where it comes from. */
 struct chart_run {
 	struct results	*res;
@@ -40,9 +44,20 @@ struct chart_moment {
 	char		*label;
 };
 
+/* What a chart is drawn from. */
+enum chart_input {
+	CHART_RUN,	/* one run: data is a struct chart_run */
+	CHART_RUNS	/* runs or groups of runs: data is what load made */
+};
+
 struct chart_def {
 	const char	*name;		/* file name stem */
 	const char	*title;		/* what it shows */
+	enum chart_input input;
+	/* CHART_RUNS: build the data from the paths, and free it. */
+	int		 (*load)(char **paths, int npaths, void **data,
+			     char **cause);
+	void		 (*free)(void *data);
 	/* Why it can't be drawn (no data), or NULL. */
 	const char	*(*absent)(const void *data);
 	void		 (*size)(const void *data, double *w, double *h);
@@ -50,12 +65,25 @@ struct chart_def {
 			     const void *data);
 };
 
-extern const struct chart_def chart_heatmap_def;
-extern const struct chart_def chart_spread_def;
-extern const struct chart_def chart_placement_def;
-extern const struct chart_def chart_seed_def;
-extern const struct chart_def chart_frag_def;
-extern const struct chart_def chart_compare_def;
+/*
+ * Every chart, in the order files and the report show them.  Adding a
+ * chart: a new analyze/chart-NAME.c defining chart_NAME_def, one line here
+ * and one in analyze/local.mk.
+ */
+#define CHART_LIST(X) \
+	X(heatmap) \
+	X(spread) \
+	X(placement) \
+	X(seed) \
+	X(frag) \
+	X(compare)
+
+#define CHART_EXTERN(name) extern const struct chart_def chart_##name##_def;
+CHART_LIST(CHART_EXTERN)
+#undef CHART_EXTERN
+
+/* The charts of CHART_LIST, NULL-terminated (chart.c). */
+extern const struct chart_def *const chart_table[];
 
 int	 chart_run_load(const char *dir, struct chart_run *run, char **cause);
 void	 chart_run_free(struct chart_run *run);
@@ -71,6 +99,9 @@ int	 chart_moments(const struct results *res,
 	     const struct results_times *tm, struct chart_moment **out);
 double	 chart_moments_legend_height(const struct results *res,
 	     const struct results_times *tm, double max_w);
+double	 chart_moments_legend(cairo_t *cr, const struct results *res,
+	     const struct results_times *tm, double top, double w,
+	     struct chart_moment **mo, int *n);
 void	 chart_moments_free(struct chart_moment *moments, int n);
 void	 chart_region_axis(cairo_t *cr, const struct results *res,
 	     const struct chart_axes *a, int labels);
@@ -78,6 +109,15 @@ void	 chart_bars_grouped(cairo_t *cr, const struct chart_axes *a,
 	     const double *v, int nsets, int ncats);
 void	 chart_region_label(const struct results *res, int r, char *buf,
 	     size_t len);
+double	 chart_region_max_bytes(const struct results *res);
+double	 chart_bars_height(double legend_h, int npanels, double panel_h,
+	     double gap);
+void	 chart_region_panel(const struct results *res, double w, double y,
+	     double h, double y1, struct chart_axes *a);
+void	 chart_panel_title(cairo_t *cr, const struct chart_axes *a,
+	     const char *text);
+void	 chart_region_panel_end(cairo_t *cr, const struct results *res,
+	     const struct chart_axes *a);
 
 int	 chart_make_outdir(const char *outdir, char **cause);
 int	 chart_render_file(const struct chart_def *def, const void *data,

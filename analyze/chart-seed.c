@@ -31,7 +31,8 @@ seed_size(const void *data, double *w, double *h)
 
 	*w = SEED_W;
 	*h = 62 + chart_moments_legend_height(run->res, &run->res->samples,
-	    SEED_W - 126) + 10 + SEED_PLOT_H + 56;
+	    SEED_W - CHART_BARS_LEFT - CHART_BARS_RIGHT) + 10 + SEED_PLOT_H +
+	    56;
 }
 
 static void
@@ -40,57 +41,41 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct chart_run *run = data;
 	const struct results *res = run->res;
 	struct chart_moment *mo;
-	struct chart_rgb *colours;
 	struct chart_scale scale;
 	struct chart_axes a;
-	const char **names;
-	double *v, max = 0, top;
+	double *v, max, top, legend_h;
 	char label[64];
 	int n, i, r, nr = res->nregions;
 
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Free memory per region at the checkpoints "
 	    "(seed table)", run->where);
-	n = chart_moments(res, &res->samples, &mo);
+	legend_h = chart_moments_legend(cr, res, &res->samples, top, w, &mo,
+	    &n);
 	v = xcalloc((size_t)n * nr, sizeof *v);
-	names = xcalloc(n, sizeof *names);
-	colours = xcalloc(n, sizeof *colours);
+	max = chart_region_max_bytes(res);
 	for (i = 0; i < n; i++) {
 		for (r = 0; r < nr; r++) {
 			v[(size_t)i * nr + r] = (double)res->free[
 			    (size_t)mo[i].index * nr + r] * res->page_size;
 			max = fmax(max, v[(size_t)i * nr + r]);
 		}
-		names[i] = mo[i].label;
-		colours[i] = chart_palette(i);
 	}
-	for (r = 0; r < nr; r++)
-		max = fmax(max, (double)res->regions[r].present_pages *
-		    res->page_size);
 	scale = chart_bytes_scale(max);
-	a.x = 96;
-	a.w = w - a.x - 30;
-	a.y = round(top + chart_legend(cr, a.x, top, a.w, names, colours, n) +
-	    10);
-	a.h = SEED_PLOT_H;
-	a.x0 = -0.5;
-	a.x1 = nr - 0.5;
-	a.y0 = 0;
-	a.y1 = fmax(max * 1.05, 1);
+	chart_region_panel(res, w, top + legend_h + 10, SEED_PLOT_H,
+	    fmax(max * 1.05, 1), &a);
 	snprintf(label, sizeof label, "free (%s)", scale.unit);
 	chart_axis_y(cr, &a, scale, label, 1);
 	chart_bars_grouped(cr, &a, v, n, nr);
-	chart_region_axis(cr, res, &a, 1);
-	chart_frame(cr, &a);
+	chart_region_panel_end(cr, res, &a);
 	chart_moments_free(mo, n);
 	free(v);
-	free(names);
-	free(colours);
 }
 
 const struct chart_def chart_seed_def = {
 	.name = "seed",
 	.title = "Free memory per region at the checkpoints",
+	.input = CHART_RUN,
 	.absent = seed_absent,
 	.size = seed_size,
 	.draw = seed_draw,

@@ -167,6 +167,7 @@ spread_draw(cairo_t *cr, double w, double h, const void *data)
 const struct chart_def chart_spread_def = {
 	.name = "spread",
 	.title = "Spread over time",
+	.input = CHART_RUN,
 	.absent = spread_absent,
 	.size = spread_size,
 	.draw = spread_draw,

@@ -4,7 +4,8 @@
  * fragmentation, and the spread of several runs or groups overlaid.  The
  * numbers come from results.h and metrics.h only, so a chart always shows
  * what analyze prints.  The runner calls chart_all() at the end of a run;
- * the report embeds the same charts through chart_svg_all().
+ * the report embeds the same charts through chart_svg_all() and
+ * chart_svg_compare().  The charts themselves are listed in chart-run.h.
  */
 #ifndef RB_CHART_H
 #define RB_CHART_H
@@ -31,8 +32,8 @@ int	 chart_compare(char **paths, int npaths, const char *outdir,
 	     unsigned formats, FILE *list, char **cause);
 int	 chart_svg_all(const char *dir, struct chart_svg **out, int *n,
 	     char **cause);
-int	 chart_svg_compare(char **paths, int npaths, struct chart_svg *out,
-	     char **cause);
+int	 chart_svg_compare(char **paths, int npaths, struct chart_svg **out,
+	     int *n, char **cause);
 void	 chart_svg_free(struct chart_svg *charts, int n);
 void	 chart_cleanup(void);
 

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -14,6 +16,55 @@
 
 #include "compare.h"
 #include "log.h"
+
+/* Sort helper for names. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/*
+ * What a run ran, for telling suites apart: "phase (workload, ...)" for
+ * each phase in order, the workloads of workloads.csv sorted.
+ */
+static char *
+compare_run_shape(const struct results *res)
+{
+	char **names, *text = xstrdup(""), *old;
+	int p, i, j, n;
+
+	names = xcalloc(res->nwl_rows + 1, sizeof *names);
+	for (p = 0; p < res->nphases; p++) {
+		n = 0;
+		for (i = 0; i < res->nwl_rows; i++) {
+			if (res->wl_rows[i].phase != p)
+				continue;
+			for (j = 0; j < n; j++)
+				if (strcmp(names[j],
+				    res->wl_rows[i].workload) == 0)
+					break;
+			if (j == n)
+				names[n++] = res->wl_rows[i].workload;
+		}
+		qsort(names, n, sizeof *names, name_cmp);
+		old = text;
+		text = xasprintf("%s%s%s (", old, p > 0 ? ", " : "",
+		    res->phases[p]);
+		free(old);
+		for (j = 0; j < n; j++) {
+			old = text;
+			text = xasprintf("%s%s%s", old, j > 0 ? " " : "",
+			    names[j]);
+			free(old);
+		}
+		old = text;
+		text = xasprintf("%s)", old);
+		free(old);
+	}
+	free(names);
+	return (text);
+}
 
 /* Load one run directory and keep its summary and identity. */
 int
@@ -36,7 +87,11 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	run->label = xstrdup(res->label);
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
+	run->boot_id = res->boot_id != NULL && res->boot_id[0] != '\0' ?
+	    xstrdup(res->boot_id) : NULL;
 	run->source = xstrdup(res->source != NULL ? res->source : "unknown");
+	run->suite = xstrdup(res->suite != NULL ? res->suite : "(none)");
+	run->shape = compare_run_shape(res);
 	run->page_size = res->page_size;
 	run->region_size_bytes = res->region_size_bytes;
 	run->nregions = res->nregions;
@@ -61,7 +116,10 @@ compare_run_free(struct compare_run *run)
 	free(run->label);
 	free(run->host);
 	free(run->kernel_release);
+	free(run->boot_id);
 	free(run->source);
+	free(run->suite);
+	free(run->shape);
 	for (i = 0; i < run->nphases; i++)
 		free(run->phases[i]);
 	free(run->phases);
@@ -69,55 +127,82 @@ compare_run_free(struct compare_run *run)
 	free(run);
 }
 
-/* Sort helper for directory names. */
+/* Directories of runs nest at most this deep (a guard against loops). */
+#define COMPARE_MAX_DEPTH	16
+
+/* Append the run directories under path (not itself) to *dirs. */
 static int
-name_cmp(const void *a, const void *b)
+compare_walk(const char *path, int depth, char ***dirs, int *ndirs,
+    char **cause)
 {
-	return (strcmp(*(char *const *)a, *(char *const *)b));
+	struct dirent *de;
+	struct stat sb;
+	char *child;
+	DIR *d;
+	int rc = 0;
+
+	if ((d = opendir(path)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno)));
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		child = xasprintf("%s/%s", path, de->d_name);
+		if (results_is_run_dir(child)) {
+			*dirs = xreallocarray(*dirs, *ndirs + 1,
+			    sizeof **dirs);
+			(*dirs)[(*ndirs)++] = child;
+			continue;
+		}
+		if (stat(child, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			if (depth >= COMPARE_MAX_DEPTH)
+				rc = fail_with(cause, RB_EXIT_INPUT, "%s: "
+				    "directories nested deeper than %d (a "
+				    "loop of links?)", child,
+				    COMPARE_MAX_DEPTH);
+			else
+				rc = compare_walk(child, depth + 1, dirs,
+				    ndirs, cause);
+		}
+		free(child);
+	}
+	closedir(d);
+	return (rc);
 }
 
 /*
- * The run directories PATH stands for: itself when it is a run, else its
- * children that are runs (what `run --repeat N` makes), sorted by name.
- * The caller frees each name and the array.
+ * The run directories PATH stands for: itself when it is a run, else every
+ * run below it at any depth (what `run --repeat N` makes, or a directory
+ * of such directories), sorted by path.  A run directory's own
+ * subdirectories are not searched.  The caller frees each name and the
+ * array.
  */
 int
 compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
 {
-	struct dirent *de;
-	char **children = NULL, *child;
-	int nchildren = 0;
-	DIR *d;
+	char **found = NULL;
+	int nfound = 0, i, rc;
 
 	if (results_is_run_dir(path)) {
-		children = xcalloc(1, sizeof *children);
-		children[nchildren++] = xstrdup(path);
-		*dirs = children;
-		*ndirs = nchildren;
+		found = xcalloc(1, sizeof *found);
+		found[nfound++] = xstrdup(path);
+		*dirs = found;
+		*ndirs = nfound;
 		return (0);
 	}
-	if ((d = opendir(path)) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno)));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
-		if (!results_is_run_dir(child)) {
-			free(child);
-			continue;
-		}
-		children = xreallocarray(children, nchildren + 1,
-		    sizeof *children);
-		children[nchildren++] = child;
+	if ((rc = compare_walk(path, 1, &found, &nfound, cause)) != 0) {
+		for (i = 0; i < nfound; i++)
+			free(found[i]);
+		free(found);
+		return (rc);
 	}
-	closedir(d);
-	if (nchildren == 0)
+	if (nfound == 0)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: neither a results "
-		    "directory (no meta.json) nor a directory of them", path));
-	qsort(children, nchildren, sizeof *children, name_cmp);
-	*dirs = children;
-	*ndirs = nchildren;
+		    "directory (no meta.json) nor a directory with any below "
+		    "it", path));
+	qsort(found, nfound, sizeof *found, name_cmp);
+	*dirs = found;
+	*ndirs = nfound;
 	return (0);
 }
 
@@ -369,6 +454,36 @@ get_page_size(const struct compare_run *r, char *buf, size_t len)
 	return (buf);
 }
 
+static const char *
+get_suite(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->suite);
+}
+
+static const char *
+get_shape(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->shape);
+}
+
+/*
+ * Whether these runs ran the same suite: its name, and its phases with
+ * their workloads.  One line per property that differs, or NULL.
+ */
+char *
+compare_suite_differences(const struct compare_set *set)
+{
+	char *text = NULL;
+
+	differ_append(&text, set, "suite", get_suite);
+	differ_append(&text, set, "phases (workloads)", get_shape);
+	return (text);
+}
+
 /*
  * What makes these runs not comparable (host, region size, page size), one
  * line per property, or NULL when they agree.
@@ -420,7 +535,11 @@ compare_values(const struct compare_group *g, const struct compare_key *key,
 	return (n);
 }
 
-/* Describe a group for one key and test it against the baseline group. */
+/*
+ * Describe a group for one key, one value per set->unit, and test it
+ * against the baseline group.  A change smaller than STATS_SAME_REL of the values is no change: its
+ * change_pct is 0 and no test is run, so rounding is never significant.
+ */
 void
 compare_cell(const struct compare_set *set, int base, int group,
     const struct compare_key *key, enum compare_test test, double alpha,
@@ -428,37 +547,176 @@ compare_cell(const struct compare_set *set, int base, int group,
 {
 	const struct compare_group *gb = &set->groups[base];
 	const struct compare_group *gg = &set->groups[group];
-	struct stats_desc db;
-	double *vb, *vg, t, df, u;
-	int nb, ng, rc;
+	double *vb, *vg;
+	int nb, ng;
 
 	vb = xcalloc(gb->nruns + 1, sizeof *vb);
 	vg = xcalloc(gg->nruns + 1, sizeof *vg);
-	nb = compare_values(gb, key, vb);
-	ng = compare_values(gg, key, vg);
+	nb = compare_unit_values(gb, key, set->unit, 0, vb);
+	ng = compare_unit_values(gg, key, set->unit, 0, vg);
+	compare_cell_values(vb, nb, vg, ng, group == base, test, alpha, cell);
+	free(vb);
+	free(vg);
+}
+
+/*
+ * The values of one key in a group, one per unit: per run, or per boot
+ * (the mean of the runs that share a boot id; a run without one is its own
+ * boot).  With reciprocal set each run's value is replaced by 1/value
+ * before boots are averaged (for harmonic means).  Returns the number of
+ * values, or -1 when reciprocal meets a value that is not positive.
+ */
+int
+compare_unit_values(const struct compare_group *g,
+    const struct compare_key *key, enum compare_unit unit, int reciprocal,
+    double *out)
+{
+	const struct compare_run *run;
+	const struct summary_row *row;
+	const char **boot;
+	double *sum, v;
+	int *count, i, j, b, n = 0;
+
+	boot = xcalloc(g->nruns + 1, sizeof *boot);
+	sum = xcalloc(g->nruns + 1, sizeof *sum);
+	count = xcalloc(g->nruns + 1, sizeof *count);
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < run->sum.n; j++) {
+			row = &run->sum.rows[j];
+			if (strcmp(row->metric, key->metric) == 0 &&
+			    strcmp(run->phases[row->phase], key->phase) == 0)
+				break;
+		}
+		if (j == run->sum.n)
+			continue;
+		v = run->sum.rows[j].value;
+		if (reciprocal) {
+			if (!(v > 0) || !isfinite(v)) {
+				n = -1;
+				break;
+			}
+			v = 1 / v;
+		}
+		b = n;
+		if (unit == COMPARE_UNIT_BOOT && run->boot_id != NULL) {
+			for (b = 0; b < n; b++)
+				if (boot[b] != NULL &&
+				    strcmp(boot[b], run->boot_id) == 0)
+					break;
+		}
+		if (b == n) {
+			boot[n] = unit == COMPARE_UNIT_BOOT ? run->boot_id :
+			    NULL;
+			n++;
+		}
+		sum[b] += v;
+		count[b]++;
+		/* Keep one run's value exact (stats_describe's rule). */
+		out[b] = count[b] == 1 ? v : sum[b] / count[b];
+	}
+	free(boot);
+	free(sum);
+	free(count);
+	return (n);
+}
+
+/*
+ * The boots of a group's runs; *unknown counts runs without a boot id
+ * (each counted as its own boot).
+ */
+int
+compare_boots(const struct compare_group *g, int *unknown)
+{
+	int i, j, n = 0;
+
+	*unknown = 0;
+	for (i = 0; i < g->nruns; i++) {
+		if (g->runs[i]->boot_id == NULL) {
+			(*unknown)++;
+			n++;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (g->runs[j]->boot_id != NULL &&
+			    strcmp(g->runs[j]->boot_id, g->runs[i]->boot_id) ==
+			    0)
+				break;
+		if (j == i)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * One sentence on what a value is: the unit of replication and, per
+ * group, how many runs in how many boots.
+ */
+char *
+compare_unit_note(const struct compare_set *set)
+{
+	char *text, *old;
+	int g, boots, unknown;
+
+	if (set->unit == COMPARE_UNIT_BOOT)
+		text = xstrdup("unit: boot (runs repeated within one boot are "
+		    "averaged to one value; --unit run counts each run)");
+	else
+		text = xstrdup("unit: run (each run counts as an independent "
+		    "value, also runs repeated within one boot)");
+	for (g = 0; g < set->ngroups; g++) {
+		boots = compare_boots(&set->groups[g], &unknown);
+		old = text;
+		text = xasprintf("%s%s %s: %d run%s in %d boot%s", old,
+		    g == 0 ? ";" : ",", set->groups[g].name,
+		    set->groups[g].nruns, set->groups[g].nruns == 1 ? "" : "s",
+		    boots, boots == 1 ? "" : "s");
+		free(old);
+		if (unknown > 0) {
+			old = text;
+			text = xasprintf("%s (%d without a boot id, each its "
+			    "own boot)", old, unknown);
+			free(old);
+		}
+	}
+	return (text);
+}
+
+/*
+ * compare_cell on values: vg (ng of them) against the baseline vb; self is
+ * set when they are the baseline itself (described, never tested).
+ */
+void
+compare_cell_values(const double *vb, int nb, const double *vg, int ng,
+    int self, enum compare_test test, double alpha, struct compare_cell *cell)
+{
+	struct stats_desc db;
+	double t, df, u;
+	int rc;
+
 	stats_describe(vg, ng, 0.95, &cell->desc);
 	stats_describe(vb, nb, 0.95, &db);
 	cell->change_pct = NAN;
-	if (nb > 0 && ng > 0 && db.mean != 0)
+	cell->unchanged = nb > 0 && ng > 0 && stats_same(db.mean,
+	    cell->desc.mean);
+	if (cell->unchanged)
+		cell->change_pct = 0;
+	else if (nb > 0 && ng > 0 && db.mean != 0)
 		cell->change_pct = (cell->desc.mean - db.mean) /
 		    fabs(db.mean) * 100;
-	else if (nb > 0 && ng > 0 && cell->desc.mean == 0)
-		cell->change_pct = 0;
 	cell->p = NAN;
 	cell->tested = 0;
 	cell->significant = 0;
-	if (group != base) {
-		if (test == COMPARE_MANN_WHITNEY)
-			rc = stats_mann_whitney(vb, nb, vg, ng, &u, &cell->p);
-		else
-			rc = stats_welch(vb, nb, vg, ng, &t, &df, &cell->p);
-		if (rc == 0) {
-			cell->tested = 1;
-			cell->significant = cell->p < alpha;
-		}
+	if (self || cell->unchanged)
+		return;
+	if (test == COMPARE_MANN_WHITNEY)
+		rc = stats_mann_whitney(vb, nb, vg, ng, &u, &cell->p);
+	else
+		rc = stats_welch(vb, nb, vg, ng, &t, &df, &cell->p);
+	if (rc == 0) {
+		cell->tested = 1;
+		cell->significant = cell->p < alpha;
 	}
-	free(vb);
-	free(vg);
 }
 
 /* Free a set and its runs. */

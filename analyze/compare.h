@@ -15,6 +15,12 @@ enum compare_group_by {
 	COMPARE_BY_KERNEL
 };
 
+/* What one value of a group is: a boot (its runs averaged) or a run. */
+enum compare_unit {
+	COMPARE_UNIT_RUN,
+	COMPARE_UNIT_BOOT
+};
+
 enum compare_test {
 	COMPARE_WELCH,
 	COMPARE_MANN_WHITNEY
@@ -26,7 +32,10 @@ struct compare_run {
 	char		*label;
 	char		*host;
 	char		*kernel_release;
+	char		*boot_id;	/* NULL: unknown, its own boot */
 	char		*source;
+	char		*suite;		/* "(none)" when not a suite run */
+	char		*shape;		/* phases and their workloads */
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;
 	int		 nregions;
@@ -56,13 +65,15 @@ struct compare_set {
 	int		 ngroups;
 	struct compare_key *keys;
 	int		 nkeys;
+	enum compare_unit unit;		/* what compare_cell compares */
 };
 
 /* One group against the baseline for one key. */
 struct compare_cell {
 	struct stats_desc desc;
 	double		 change_pct;	/* NAN: baseline mean 0 */
-	int		 tested;	/* both groups have >= 2 runs */
+	int		 unchanged;	/* means equal within STATS_SAME_REL */
+	int		 tested;	/* both groups >= 2 runs, changed */
 	double		 p;		/* NAN unless tested */
 	int		 significant;
 };
@@ -81,12 +92,21 @@ int	 compare_load_two(char **base, int nbase, char **cand, int ncand,
 	     const struct metrics_options *opt, struct compare_set **out,
 	     char **cause);
 char	*compare_differences(const struct compare_set *set);
+char	*compare_suite_differences(const struct compare_set *set);
 int	 compare_find_group(const struct compare_set *set, const char *name);
 int	 compare_values(const struct compare_group *g,
 	     const struct compare_key *key, double *out);
+int	 compare_unit_values(const struct compare_group *g,
+	     const struct compare_key *key, enum compare_unit unit,
+	     int reciprocal, double *out);
+int	 compare_boots(const struct compare_group *g, int *unknown);
+char	*compare_unit_note(const struct compare_set *set);
 void	 compare_cell(const struct compare_set *set, int base, int group,
 	     const struct compare_key *key, enum compare_test test,
 	     double alpha, struct compare_cell *cell);
+void	 compare_cell_values(const double *vb, int nb, const double *vg,
+	     int ng, int self, enum compare_test test, double alpha,
+	     struct compare_cell *cell);
 void	 compare_free(struct compare_set *set);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * Gate rules and their verdicts.  A rule fails when the candidate is worse
  * than the baseline by more than its allowed change and, when the rule asks
- * for it, the difference is significant.  Groups too small for a test are
- * judged on the threshold alone (the conservative choice for CI), and the
- * report says so.
+ * for it, the difference is significant.  A rule is never passed without
+ * evidence: one that matches no metric present on both sides, or whose
+ * groups have fewer runs than it needs (min_runs, at least 2 when it asks
+ * for significance), gets no verdict and says why.
  */
 #include "config.h"
 
@@ -11,6 +12,8 @@
 #include <fnmatch.h>
 #include <ini.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -71,6 +74,7 @@ rules_handler(void *user, const char *section, const char *name,
 	struct gate_rules *rules = ctx->rules;
 	struct gate_rule *r;
 	char **str = NULL;
+	double d;
 
 	if (section[0] == '\0') {
 		if (ctx->cause == NULL)
@@ -133,6 +137,31 @@ rules_handler(void *user, const char *section, const char *name,
 		}
 		return (1);
 	}
+	if (strcmp(name, "min_runs") == 0) {
+		if (parse_number(value, &d, NULL) != 0 || d < 1 ||
+		    d > 1000 || d != floor(d)) {
+			if (ctx->cause == NULL)
+				ctx->cause = xasprintf("min_runs: expected a "
+				    "whole number from 1 to 1000, not '%s'",
+				    value);
+			return (0);
+		}
+		r->min_runs = (int)d;
+		return (1);
+	}
+	if (strcmp(name, "mean") == 0) {
+		if (strcmp(value, "arithmetic") == 0)
+			r->harmonic = 0;
+		else if (strcmp(value, "harmonic") == 0)
+			r->harmonic = 1;
+		else {
+			if (ctx->cause == NULL)
+				ctx->cause = xasprintf("mean: expected "
+				    "arithmetic or harmonic, not '%s'", value);
+			return (0);
+		}
+		return (1);
+	}
 	if (strcmp(name, "alpha") == 0) {
 		if (parse_number(value, &r->alpha, NULL) != 0 ||
 		    r->alpha <= 0 || r->alpha >= 1) {
@@ -145,8 +174,8 @@ rules_handler(void *user, const char *section, const char *name,
 	}
 	if (ctx->cause == NULL)
 		ctx->cause = xasprintf("unknown key '%s' (keys: metric, phase, "
-		    "unit, better, max_change, require_significance, alpha)",
-		    name);
+		    "unit, better, max_change, require_significance, alpha, "
+		    "min_runs, mean)", name);
 	return (0);
 }
 
@@ -186,6 +215,11 @@ gate_rules_load(const char *path, struct gate_rules *rules, char **cause)
 			r->phase = xstrdup("*");
 		if (r->unit == NULL)
 			r->unit = xstrdup("*");
+		/* A test needs two values a side; one value is no evidence. */
+		if (r->min_runs == 0)
+			r->min_runs = r->require_significance ? 2 : 1;
+		if (r->require_significance && r->min_runs < 2)
+			r->min_runs = 2;
 	}
 	if (rules->n == 0)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: no rules",
@@ -218,42 +252,108 @@ limit_text(const struct gate_rule *rule, char *buf, size_t len)
 	    "");
 }
 
+/* A result without a verdict. */
+static void
+gate_unjudged(struct gate_result *res, const char *fmt, ...) RB_PRINTF(2, 3);
+
+static void
+gate_unjudged(struct gate_result *res, const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+
+	va_start(ap, fmt);
+	why = xvasprintf(fmt, ap);
+	va_end(ap);
+	res->judged = 0;
+	res->failed = 0;
+	if (res->key != NULL)
+		res->message = xasprintf("not judged: %s [%s]: %s",
+		    res->key->metric, res->key->phase, why);
+	else
+		res->message = xasprintf("not judged: rule [%s]: %s",
+		    res->rule->name, why);
+	free(why);
+}
+
+/*
+ * The values a rule compares, one per unit of the set (boot or run): for a
+ * harmonic rule their reciprocals (the harmonic mean is the reciprocal of
+ * their mean, and the test runs on them); -1 when a harmonic rule meets a
+ * value that is not positive.
+ */
+static int
+gate_values(const struct gate_rule *rule, const struct compare_set *set,
+    const struct compare_group *g, const struct compare_key *key,
+    double *out, int *n)
+{
+	*n = compare_unit_values(g, key, set->unit, rule->harmonic, out);
+	return (*n < 0 ? -1 : 0);
+}
+
 /* Judge one rule on one key. */
 static void
 gate_judge(const struct gate_rule *rule, const struct compare_set *set,
     const struct compare_key *key, enum compare_test test,
     struct gate_result *res)
 {
-	struct compare_cell base, cand;
+	const struct compare_group *gb = &set->groups[0];
+	const struct compare_group *gc = &set->groups[1];
+	struct compare_cell cell;
+	struct stats_desc db;
 	char limit[32], pbuf[64];
-	const char *verdict, *why;
-	int exceeds;
+	const char *why, *unit, *mean = rule->harmonic ? "Hmean" : "Amean";
+	double *vb, *vc;
+	int exceeds, bad;
 
-	compare_cell(set, 0, 0, key, test, rule->alpha, &base);
-	compare_cell(set, 0, 1, key, test, rule->alpha, &cand);
-	res->base = base.desc;
-	res->cand = cand.desc;
-	res->tested = cand.tested;
-	res->p = cand.p;
-	res->worse = cand.desc.mean - base.desc.mean;
+	vb = xcalloc(gb->nruns + 1, sizeof *vb);
+	vc = xcalloc(gc->nruns + 1, sizeof *vc);
+	bad = gate_values(rule, set, gb, key, vb, &res->nbase) != 0;
+	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
+	if (bad) {
+		gate_unjudged(res, "the harmonic mean needs positive values");
+		goto out;
+	}
+	if (res->nbase < rule->min_runs || res->ncand < rule->min_runs) {
+		unit = set->unit == COMPARE_UNIT_BOOT ? "boot" : "run";
+		gate_unjudged(res, "baseline has %d %s%s, candidate %d; the "
+		    "rule needs %d a side%s", res->nbase, unit,
+		    res->nbase == 1 ? "" : "s", res->ncand, rule->min_runs,
+		    set->unit == COMPARE_UNIT_BOOT ? " (runs within one boot "
+		    "count once)" : "");
+		goto out;
+	}
+	compare_cell_values(vb, res->nbase, vc, res->ncand, 0, test,
+	    rule->alpha, &cell);
+	stats_describe(vb, res->nbase, 0.95, &db);
+	res->judged = 1;
+	res->base_mean = rule->harmonic ? 1 / db.mean : db.mean;
+	res->cand_mean = rule->harmonic ? 1 / cell.desc.mean :
+	    cell.desc.mean;
+	res->unchanged = cell.unchanged;
+	res->tested = cell.tested;
+	res->p = cell.p;
+	res->worse = res->unchanged ? 0 : res->cand_mean - res->base_mean;
 	if (!rule->better_lower)
 		res->worse = -res->worse;
-	res->worse_pct = base.desc.mean != 0 ? res->worse /
-	    fabs(base.desc.mean) * 100 : (res->worse == 0 ? 0 :
+	res->worse_pct = res->base_mean != 0 ? res->worse /
+	    fabs(res->base_mean) * 100 : (res->worse == 0 ? 0 :
 	    copysign(INFINITY, res->worse));
 	exceeds = rule->percent ? res->worse_pct > rule->max_change :
 	    res->worse > rule->max_change;
-	if (!exceeds) {
+	if (res->unchanged) {
+		res->failed = 0;
+		why = "no change";
+	} else if (!exceeds) {
 		res->failed = 0;
 		why = "within the allowed change";
 	} else if (!rule->require_significance) {
 		res->failed = 1;
 		why = "worse than allowed";
 	} else if (!res->tested) {
-		res->failed = 1;
-		why = "worse than allowed; significance not testable with "
-		    "fewer than 2 runs per side, judged on the threshold "
-		    "alone";
+		/* min_runs >= 2 makes this unreachable; never pass it. */
+		gate_unjudged(res, "significance could not be tested");
+		goto out;
 	} else if (res->p < rule->alpha) {
 		res->failed = 1;
 		why = "worse than allowed and significant";
@@ -265,20 +365,42 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 	if (res->tested)
 		snprintf(pbuf, sizeof pbuf, "p=%.4g (alpha %g)", res->p,
 		    rule->alpha);
+	else if (res->unchanged)
+		snprintf(pbuf, sizeof pbuf, "no test (no change)");
 	else
-		snprintf(pbuf, sizeof pbuf, "no test (n<2)");
-	verdict = res->failed ? "FAIL" : "pass";
-	res->message = xasprintf("%s: %s [%s]: baseline %.6g (n=%d), "
+		snprintf(pbuf, sizeof pbuf, "no test (significance not "
+		    "required)");
+	res->message = xasprintf("%s: %s [%s]: %s baseline %.6g (n=%d), "
 	    "candidate %.6g (n=%d), %s by %.3g%% (allowed %s, better %s), %s: "
-	    "%s", verdict, key->metric, key->phase, base.desc.mean,
-	    base.desc.n, cand.desc.mean, cand.desc.n, res->worse > 0 ?
-	    "worse" : "better or equal", fabs(res->worse_pct), limit,
-	    rule->better_lower ? "lower" : "higher", pbuf, why);
+	    "%s", res->failed ? "FAIL" : "pass", key->metric, key->phase, mean,
+	    res->base_mean, res->nbase, res->cand_mean, res->ncand,
+	    res->worse > 0 ? "worse" : "better or equal", fabs(res->worse_pct),
+	    limit, rule->better_lower ? "lower" : "higher", pbuf, why);
+out:
+	free(vb);
+	free(vc);
+}
+
+/* A new, zeroed result at the end of *res. */
+static struct gate_result *
+gate_add(struct gate_result **res, int *n, const struct gate_rule *rule,
+    const struct compare_key *key)
+{
+	struct gate_result *r;
+
+	*res = xreallocarray(*res, *n + 1, sizeof **res);
+	r = &(*res)[(*n)++];
+	memset(r, 0, sizeof *r);
+	r->rule = rule;
+	r->key = key;
+	r->p = NAN;
+	return (r);
 }
 
 /*
- * Apply every rule to every key it matches.  Returns the number of failed
- * results; a rule that matches nothing yields one result with key NULL.
+ * Apply every rule to every key it matches.  A rule that matches no metric
+ * present on both sides yields one result with key NULL, not judged.
+ * Returns the number of failed checks (gate_count has every count).
  */
 int
 gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
@@ -288,7 +410,7 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	const struct compare_key *key;
 	struct gate_result *res = NULL;
 	double *tmp;
-	int i, k, n = 0, matched, failed = 0, most;
+	int i, k, n = 0, matched, most, failed;
 
 	most = set->groups[0].nruns > set->groups[1].nruns ?
 	    set->groups[0].nruns : set->groups[1].nruns;
@@ -305,29 +427,21 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 			if (compare_values(&set->groups[0], key, tmp) == 0 ||
 			    compare_values(&set->groups[1], key, tmp) == 0)
 				continue;
-			res = xreallocarray(res, n + 1, sizeof *res);
-			memset(&res[n], 0, sizeof *res);
-			res[n].rule = rule;
-			res[n].key = key;
-			gate_judge(rule, set, key, test, &res[n]);
-			failed += res[n].failed;
-			n++;
+			gate_judge(rule, set, key, test, gate_add(&res, &n,
+			    rule, key));
 			matched = 1;
 		}
-		if (!matched) {
-			res = xreallocarray(res, n + 1, sizeof *res);
-			memset(&res[n], 0, sizeof *res);
-			res[n].rule = rule;
-			res[n].message = xasprintf("skipped: rule [%s] matches "
+		if (!matched)
+			gate_unjudged(gate_add(&res, &n, rule, NULL), "matches "
 			    "no metric present in both groups (metric %s, "
-			    "phase %s, unit %s)", rule->name, rule->metric,
-			    rule->phase, rule->unit);
-			n++;
-		}
+			    "phase %s, unit %s)", rule->metric, rule->phase,
+			    rule->unit);
 	}
 	free(tmp);
 	*out = res;
 	*nout = n;
+	for (i = failed = 0; i < n; i++)
+		failed += res[i].failed;
 	return (failed);
 }
 
@@ -343,17 +457,18 @@ gate_results_free(struct gate_result *r, int n)
 }
 
 /* Count results by kind. */
-static void
-gate_count(const struct gate_result *r, int n, int *failed, int *skipped)
+void
+gate_count(const struct gate_result *r, int n, struct gate_counts *c)
 {
 	int i;
 
-	*failed = *skipped = 0;
+	memset(c, 0, sizeof *c);
+	c->checks = n;
 	for (i = 0; i < n; i++) {
-		if (r[i].key == NULL)
-			(*skipped)++;
+		if (!r[i].judged)
+			c->unjudged++;
 		else if (r[i].failed)
-			(*failed)++;
+			c->failed++;
 	}
 }
 
@@ -370,22 +485,26 @@ junit_dirs(FILE *f, const struct compare_group *g)
 	}
 }
 
-/* JUnit XML: one testcase per rule and metric it matched. */
+/*
+ * JUnit XML: one testcase per rule and metric it matched.  A check without
+ * a verdict is a skipped testcase whose message says why.
+ */
 int
 gate_write_junit(FILE *f, const struct compare_set *set,
     const struct gate_result *r, int n)
 {
-	int i, failed, skipped;
+	struct gate_counts c;
+	int i;
 
-	gate_count(r, n, &failed, &skipped);
+	gate_count(r, n, &c);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<testsuites name=\"regionbench gate\" tests=\"%d\" "
 	    "failures=\"%d\" errors=\"0\" skipped=\"%d\">\n"
 	    "  <testsuite name=\"regionbench gate\" tests=\"%d\" "
 	    "failures=\"%d\" errors=\"0\" skipped=\"%d\">\n"
 	    "    <properties>\n"
-	    "      <property name=\"baseline\" value=\"", n, failed, skipped,
-	    n, failed, skipped);
+	    "      <property name=\"baseline\" value=\"", n, c.failed,
+	    c.unjudged, n, c.failed, c.unjudged);
 	junit_dirs(f, &set->groups[0]);
 	fprintf(f, "\"/>\n      <property name=\"candidate\" value=\"");
 	junit_dirs(f, &set->groups[1]);
@@ -401,7 +520,7 @@ gate_write_junit(FILE *f, const struct compare_set *set,
 		} else
 			output_xml_escape(f, r[i].rule->metric);
 		fprintf(f, "\">\n");
-		if (r[i].key == NULL) {
+		if (!r[i].judged) {
 			fprintf(f, "      <skipped message=\"");
 			output_xml_escape(f, r[i].message);
 			fprintf(f, "\"/>\n");
@@ -437,33 +556,55 @@ md_cell(FILE *f, const char *s)
 	}
 }
 
+/* The one-word outcome of a gate (what the exit code says). */
+const char *
+gate_outcome(const struct gate_counts *c)
+{
+	if (c->failed > 0)
+		return ("FAILED");
+	if (c->unjudged > 0)
+		return ("NOT JUDGED");
+	return ("passed");
+}
+
 /* Markdown summary for a CI comment. */
 int
 gate_write_markdown(FILE *f, const struct compare_set *set,
     const struct gate_result *r, int n)
 {
-	char limit[32];
-	int i, failed, skipped;
+	struct gate_counts c;
+	char limit[32], *note;
+	int i;
 
-	gate_count(r, n, &failed, &skipped);
-	fprintf(f, "## regionbench gate: %s\n\n",
-	    failed > 0 ? "**FAILED**" : "passed");
-	fprintf(f, "%d checks, %d failed, %d skipped; baseline %d run(s), "
-	    "candidate %d run(s).\n\n", n, failed, skipped,
+	gate_count(r, n, &c);
+	fprintf(f, "## regionbench gate: %s%s%s\n\n", c.failed > 0 ||
+	    c.unjudged > 0 ? "**" : "", gate_outcome(&c), c.failed > 0 ||
+	    c.unjudged > 0 ? "**" : "");
+	fprintf(f, "%d checks, %d failed, %d not judged; baseline %d run(s), "
+	    "candidate %d run(s).\n\n", n, c.failed, c.unjudged,
 	    set->groups[0].nruns, set->groups[1].nruns);
+	note = compare_unit_note(set);
+	fprintf(f, "%s\n\n", note);
+	free(note);
 	fprintf(f, "| Result | Rule | Phase | Metric | Baseline | Candidate "
 	    "| Change | Allowed | p |\n"
 	    "|---|---|---|---|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < n; i++) {
 		limit_text(r[i].rule, limit, sizeof limit);
-		if (r[i].key == NULL) {
-			fprintf(f, "| skipped | ");
+		if (!r[i].judged) {
+			fprintf(f, "| :grey_question: not judged | ");
 			md_cell(f, r[i].rule->name);
 			fprintf(f, " | ");
-			md_cell(f, r[i].rule->phase);
-			fprintf(f, " | ");
-			md_cell(f, r[i].rule->metric);
-			fprintf(f, " | | | | %s | |\n", limit);
+			md_cell(f, r[i].key != NULL ? r[i].key->phase :
+			    r[i].rule->phase);
+			fprintf(f, " | `");
+			md_cell(f, r[i].key != NULL ? r[i].key->metric :
+			    r[i].rule->metric);
+			if (r[i].key != NULL)
+				fprintf(f, "` | n=%d | n=%d | | %s | |\n",
+				    r[i].nbase, r[i].ncand, limit);
+			else
+				fprintf(f, "` | | | | %s | |\n", limit);
 			continue;
 		}
 		fprintf(f, "| %s | ", r[i].failed ? ":x: FAIL" : "pass");
@@ -472,26 +613,67 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 		md_cell(f, r[i].key->phase);
 		fprintf(f, " | `");
 		md_cell(f, r[i].key->metric);
-		fprintf(f, "` | %.6g (n=%d) | %.6g (n=%d) | ", r[i].base.mean,
-		    r[i].base.n, r[i].cand.mean, r[i].cand.n);
-		if (r[i].base.mean != 0)
-			fprintf(f, "%+.2f%%", (r[i].cand.mean -
-			    r[i].base.mean) / fabs(r[i].base.mean) * 100);
+		fprintf(f, "` | %s %.6g (n=%d) | %.6g (n=%d) | ",
+		    r[i].rule->harmonic ? "Hmean" : "Amean", r[i].base_mean,
+		    r[i].nbase, r[i].cand_mean, r[i].ncand);
+		if (r[i].unchanged)
+			fprintf(f, "none");
+		else if (r[i].base_mean != 0)
+			fprintf(f, "%+.2f%%", (r[i].cand_mean -
+			    r[i].base_mean) / fabs(r[i].base_mean) * 100);
 		else
-			fprintf(f, "%+.6g", r[i].cand.mean - r[i].base.mean);
+			fprintf(f, "%+.6g", r[i].cand_mean - r[i].base_mean);
 		fprintf(f, " | %s (better %s) | ", limit,
 		    r[i].rule->better_lower ? "lower" : "higher");
 		if (r[i].tested)
 			fprintf(f, "%.3g |\n", r[i].p);
 		else
-			fprintf(f, "n<2 |\n");
+			fprintf(f, "- |\n");
 	}
 	for (i = 0; i < n; i++) {
-		if (r[i].failed) {
+		if (r[i].failed || !r[i].judged) {
 			fprintf(f, "\n- ");
 			md_cell(f, r[i].message);
 		}
 	}
 	fprintf(f, "\n");
 	return (ferror(f) ? -1 : 0);
+}
+
+/* Write a report with one of the writers into a file replaced whole. */
+int
+gate_write_file(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer, char **cause)
+{
+	struct output_file of;
+	int rc;
+
+	if ((rc = output_open(&of, path, cause)) != 0)
+		return (rc);
+	if (writer(of.f, set, r, n) != 0) {
+		output_abort(&of);
+		return (fail_with(cause, RB_EXIT_ENV, "%s: write failed",
+		    path));
+	}
+	return (output_commit(&of, cause));
+}
+
+/*
+ * Print each check's message, then the verdict line with how many checks
+ * failed and how many got no verdict.
+ */
+void
+gate_print(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n, const char *rules_path)
+{
+	int i, nb = set->groups[0].nruns, nc = set->groups[1].nruns;
+	struct gate_counts c;
+
+	gate_count(r, n, &c);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", r[i].message);
+	fprintf(f, "gate: %s (%d check%s, %d failed, %d not judged; "
+	    "baseline %d run%s, candidate %d run%s; rules %s)\n",
+	    gate_outcome(&c), n, n == 1 ? "" : "s", c.failed, c.unjudged,
+	    nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s", rules_path);
 }

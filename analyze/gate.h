@@ -20,6 +20,8 @@ struct gate_rule {
 	int		 percent;	/* max_change is a percentage */
 	int		 require_significance;
 	double		 alpha;
+	int		 min_runs;	/* per side; 0 until set */
+	int		 harmonic;	/* compare harmonic means (rates) */
 };
 
 struct gate_rules {
@@ -31,14 +33,25 @@ struct gate_rules {
 struct gate_result {
 	const struct gate_rule	*rule;
 	const struct compare_key *key;	/* NULL: matched nothing */
-	struct stats_desc	 base;
-	struct stats_desc	 cand;
+	int			 judged;	/* 0: no verdict, see message */
+	int			 nbase;		/* values per side */
+	int			 ncand;
+	double			 base_mean;	/* arithmetic or harmonic */
+	double			 cand_mean;
 	double			 worse;		/* > 0: worse */
 	double			 worse_pct;	/* of the baseline */
+	int			 unchanged;
 	int			 tested;
 	double			 p;
 	int			 failed;
 	char			*message;
+};
+
+/* What gate_evaluate found. */
+struct gate_counts {
+	int		 checks;
+	int		 failed;
+	int		 unjudged;
 };
 
 int	 gate_rules_load(const char *path, struct gate_rules *rules,
@@ -47,7 +60,19 @@ void	 gate_rules_free(struct gate_rules *rules);
 int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);
+void	 gate_count(const struct gate_result *r, int n,
+	     struct gate_counts *c);
+const char *gate_outcome(const struct gate_counts *c);
 void	 gate_results_free(struct gate_result *r, int n);
+/* A report writer: JUnit XML or markdown; -1 when writing failed. */
+typedef int (*gate_writer)(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n);
+
+void	 gate_print(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n, const char *rules_path);
+int	 gate_write_file(const char *path, const struct compare_set *set,
+	     const struct gate_result *r, int n, gate_writer writer,
+	     char **cause);
 int	 gate_write_junit(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_write_markdown(FILE *f, const struct compare_set *set,

@@ -5,12 +5,19 @@ analyze_libanalyze_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 analyze_libanalyze_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
+	analyze/results-csv.c analyze/results-csv.h \
 	analyze/metrics.c analyze/metrics.h \
+	analyze/summary.c analyze/summary.h \
+	analyze/power.c analyze/power.h \
+	analyze/seed-table.c analyze/seed-table.h \
 	analyze/stats.c analyze/stats.h \
 	analyze/compare.c analyze/compare.h \
+	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h \
+	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \
+	analyze/chart-marks.c analyze/chart-regions.c \
 	analyze/chart-draw.c analyze/chart-draw.h \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \

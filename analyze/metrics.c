@@ -1,5 +1,5 @@
 /*
- * Region metrics per sample (DESIGN.md section 6) and their reductions per
+ * Region metrics per sample (docs/metrics.md) and their reductions per
  * phase.  Everything here is computed from struct results alone, so analyze,
  * compare, gate and the charts read the same numbers.
  */
@@ -84,20 +84,6 @@ metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
 {
 	memcpy(sorted, present, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, u64_desc);
-}
-
-/*
- * The fewest regions whose present pages, largest first, hold used_total
- * pages.  scratch holds n values.
- */
-int
-metrics_ideal_regions(const uint64_t *present, int n, uint64_t used_total,
-    uint64_t *scratch)
-{
-	if (used_total == 0)
-		return (0);
-	metrics_sort_present(present, n, scratch);
-	return (metrics_ideal_sorted(scratch, n, used_total));
 }
 
 /* What a region is at one sample. */
@@ -459,18 +445,28 @@ metrics_find(const struct metrics *m, const char *name)
 	return (NULL);
 }
 
+/* x clamped to [lo, hi]. */
+static double
+metrics_clamp(double x, double lo, double hi)
+{
+	return (x < lo ? lo : x > hi ? hi : x);
+}
+
 /*
  * Reduce a series over one phase.  The time-weighted mean holds each value
  * until the next point of the phase; the last point holds until the phase's
  * phase_end event when there is one.  NAN points (undefined, e.g. a usable
- * share with no free memory) are skipped.  Returns the number of points.
+ * share with no free memory) are skipped.  Both means are summed relative
+ * to the first point and kept within [min, max], so a series whose points
+ * are all equal reduces to exactly that value.  Returns the number of
+ * points.
  */
 int
 metrics_reduce(const struct metrics *m, const struct metric_series *s,
     int phase, struct metric_reduction *r)
 {
 	const struct results_times *tm = s->times;
-	double sum = 0, wsum = 0, wtotal = 0, end, dt;
+	double sum = 0, wsum = 0, wtotal = 0, end, dt, v0 = 0;
 	int i, last = -1;
 
 	memset(r, 0, sizeof *r);
@@ -479,14 +475,15 @@ metrics_reduce(const struct metrics *m, const struct metric_series *s,
 			continue;
 		if (last >= 0) {
 			dt = tm->t[i] - tm->t[last];
-			wsum += s->v[last] * dt;
+			wsum += (s->v[last] - v0) * dt;
 			wtotal += dt;
-		}
+		} else
+			v0 = s->v[i];
 		if (r->n == 0 || s->v[i] < r->min)
 			r->min = s->v[i];
 		if (r->n == 0 || s->v[i] > r->max)
 			r->max = s->v[i];
-		sum += s->v[i];
+		sum += s->v[i] - v0;
 		r->n++;
 		last = i;
 	}
@@ -495,12 +492,13 @@ metrics_reduce(const struct metrics *m, const struct metric_series *s,
 	end = results_phase_end(m->res, phase);
 	if (!isnan(end) && end > tm->t[last]) {
 		dt = end - tm->t[last];
-		wsum += s->v[last] * dt;
+		wsum += (s->v[last] - v0) * dt;
 		wtotal += dt;
 	}
-	r->mean = sum / r->n;
+	r->mean = metrics_clamp(v0 + sum / r->n, r->min, r->max);
 	r->final = s->v[last];
-	r->twmean = wtotal > 0 ? wsum / wtotal : r->mean;
+	r->twmean = wtotal > 0 ? metrics_clamp(v0 + wsum / wtotal, r->min,
+	    r->max) : r->mean;
 	return (r->n);
 }
 
@@ -561,11 +559,7 @@ metrics_is_reduction(const char *metric)
 }
 
 /* Append one summary row. */
-static void
-summary_add(struct summary *sum, int phase, const char *unit, int headline,
-    double value, const char *fmt, ...) RB_PRINTF(6, 7);
-
-static void
+void
 summary_add(struct summary *sum, int phase, const char *unit, int headline,
     double value, const char *fmt, ...)
 {

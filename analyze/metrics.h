@@ -1,5 +1,5 @@
 /*
- * The region metrics of DESIGN.md section 6, computed once per sample from a
+ * The region metrics of docs/metrics.md, computed once per sample from a
  * loaded results directory, and their reductions per phase.  analyze prints
  * them, compare and gate test them, chart draws them: all through this file,
  * so the numbers agree everywhere.
@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "log.h"
 #include "results.h"
 
 /* How to compute. */
@@ -84,9 +85,10 @@ const struct metric_series *metrics_find(const struct metrics *m,
 int	 metrics_reduce(const struct metrics *m,
 	     const struct metric_series *s, int phase,
 	     struct metric_reduction *r);
-int	 metrics_ideal_regions(const uint64_t *present, int n,
-	     uint64_t used_total, uint64_t *scratch);
 void	 metrics_summarize(const struct metrics *m, struct summary *sum);
+void	 summary_add(struct summary *sum, int phase, const char *unit,
+	     int headline, double value, const char *fmt, ...)
+	     RB_PRINTF(6, 7);
 void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);

@@ -440,10 +440,10 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 {
 	struct output_file of;
 	struct compare_set *set;
-	struct chart_svg cmp;
+	struct chart_svg *cmp;
 	char *outdir, *diff, stamp[64];
 	time_t now = time(NULL);
-	int rc, i;
+	int rc, i, ncmp;
 	FILE *f;
 
 	if ((rc = compare_load(paths, npaths, COMPARE_BY_DIR, NULL, &set,
@@ -482,12 +482,12 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 			fputs("</p>\n", f);
 			free(diff);
 		}
-		if ((rc = chart_svg_compare(paths, npaths, &cmp, cause)) != 0)
+		if ((rc = chart_svg_compare(paths, npaths, &cmp, &ncmp,
+		    cause)) != 0)
 			goto fail;
-		html_chart(f, &cmp);
-		free(cmp.name);
-		free(cmp.title);
-		free(cmp.data);
+		for (i = 0; i < ncmp; i++)
+			html_chart(f, &cmp[i]);
+		chart_svg_free(cmp, ncmp);
 		html_compare_table(f, set);
 	}
 	for (i = 0; i < set->nruns; i++)

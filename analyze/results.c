@@ -1,15 +1,13 @@
 /*
- * Load a results directory: meta.json with jansson, every CSV with libcsv
- * (CSV_STRICT | CSV_APPEND_NULL).  The reader is built for hour-long 10 Hz
- * runs: one big read buffer, fields copied into one reusable row arena (no
- * allocation per field), numbers parsed by hand, and figures stored straight
- * into dense per-sample arrays.
+ * Load a results directory: meta.json with jansson, every CSV table through
+ * the reader of results-csv.c, and figures stored straight into dense
+ * per-sample arrays: one row function per table, in the order the tables
+ * are read.
  */
 #include "config.h"
 
 #include <sys/stat.h>
 
-#include <csv.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,346 +21,10 @@
 #include "log.h"
 #include "meta.h"
 #include "results.h"
+#include "results-csv.h"
 
-#define READ_CHUNK	(1 << 20)
-#define MAX_COLUMNS	32
 #define MAX_NODES	1024
 #define MAX_REGION_NO	65536
-
-struct reader;
-typedef int (*row_fn)(struct reader *, void *);
-
-/* State of one CSV file being read. */
-struct reader {
-	const char		*path;
-	const struct csv_column	*cols;
-	int			 ncols;
-	/* file column -> slot; slot -> offset and length in the arena */
-	int			 map[MAX_COLUMNS];
-	int			 nfile;		/* header columns */
-	int			 field;		/* field in the row */
-	int			 header_done;
-	long			 line;
-	char			*arena;
-	size_t			 arena_len;
-	size_t			 arena_size;
-	size_t			 off[MAX_COLUMNS];
-	size_t			 len[MAX_COLUMNS];
-	int			 have[MAX_COLUMNS];
-	row_fn			 row;
-	void			*ctx;
-	int			 rc;
-	char			*cause;
-	long			 rows;
-	int			 tolerate_cut;	/* run incomplete */
-	int			 cut;		/* dropped a cut row */
-};
-
-/* Record an error once; later rows are ignored. */
-static void RB_PRINTF(2, 3)
-reader_fail(struct reader *rd, const char *fmt, ...)
-{
-	va_list ap;
-	char *what;
-
-	if (rd->rc != 0)
-		return;
-	va_start(ap, fmt);
-	what = xvasprintf(fmt, ap);
-	va_end(ap);
-	rd->rc = -RB_EXIT_INPUT;
-	rd->cause = xasprintf("%s:%ld: %s", rd->path, rd->line, what);
-	free(what);
-}
-
-/* Field of slot i, or NULL when the column is absent from the file. */
-static const char *
-reader_field(struct reader *rd, int slot)
-{
-	if (!rd->have[slot])
-		return (NULL);
-	return (rd->arena + rd->off[slot]);
-}
-
-/* libcsv field callback: map header names, copy wanted fields. */
-static void
-reader_cb_field(void *data, size_t len, void *opaque)
-{
-	struct reader *rd = opaque;
-	int i, slot;
-
-	if (rd->rc != 0)
-		return;
-	if (!rd->header_done) {
-		if (rd->nfile >= MAX_COLUMNS) {
-			reader_fail(rd, "more than %d columns in the header",
-			    MAX_COLUMNS);
-			return;
-		}
-		rd->map[rd->nfile] = -1;
-		for (i = 0; i < rd->ncols; i++) {
-			if (strlen(rd->cols[i].name) == len &&
-			    memcmp(rd->cols[i].name, data, len) == 0) {
-				if (rd->have[i]) {
-					reader_fail(rd, "column '%s' appears "
-					    "twice in the header",
-					    rd->cols[i].name);
-					return;
-				}
-				rd->map[rd->nfile] = i;
-				rd->have[i] = 1;
-			}
-		}
-		rd->nfile++;
-		return;
-	}
-	if (rd->field < rd->nfile && (slot = rd->map[rd->field]) >= 0) {
-		if (rd->arena_len + len + 1 > rd->arena_size) {
-			while (rd->arena_len + len + 1 > rd->arena_size)
-				rd->arena_size *= 2;
-			rd->arena = xreallocarray(rd->arena, 1,
-			    rd->arena_size);
-		}
-		memcpy(rd->arena + rd->arena_len, data, len + 1);
-		rd->off[slot] = rd->arena_len;
-		rd->len[slot] = len;
-		rd->arena_len += len + 1;
-	}
-	rd->field++;
-}
-
-/* libcsv row callback: check the header or hand one row over. */
-static void
-reader_cb_row(int term, void *opaque)
-{
-	struct reader *rd = opaque;
-	int i;
-
-	rd->line++;
-	if (rd->rc != 0)
-		return;
-	if (!rd->header_done) {
-		for (i = 0; i < rd->ncols; i++) {
-			if (csv_schema_required(&rd->cols[i]) &&
-			    !rd->have[i]) {
-				reader_fail(rd, "header lacks column '%s' "
-				    "(is this a regionbench results file?)",
-				    rd->cols[i].name);
-				return;
-			}
-		}
-		rd->header_done = 1;
-		rd->field = 0;
-		return;
-	}
-	/*
-	 * A killed run may leave half a line at the end: every row is
-	 * written with its newline, so a last line without one is cut, even
-	 * when it happens to have all its fields (a number cut short).
-	 */
-	if (term == -1 && rd->tolerate_cut) {
-		rd->cut = 1;
-		return;
-	}
-	if (rd->field != rd->nfile) {
-		reader_fail(rd, "expected %d fields as in the header, got %d",
-		    rd->nfile, rd->field);
-		return;
-	}
-	rd->rows++;
-	if (rd->row(rd, rd->ctx) != 0 && rd->rc == 0)
-		reader_fail(rd, "row rejected");
-	rd->field = 0;
-	rd->arena_len = 0;
-}
-
-/* Feed the whole of fd through libcsv into rd's callbacks. */
-static void
-reader_feed(struct reader *rd, int fd)
-{
-	struct csv_parser parser;
-	ssize_t got;
-	char *buf;
-
-	if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI |
-	    CSV_APPEND_NULL) != 0)
-		die(RB_EXIT_ENV, "csv_init: out of memory");
-	buf = xmalloc(READ_CHUNK);
-	for (;;) {
-		got = read(fd, buf, READ_CHUNK);
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got == -1) {
-			rd->line++;
-			reader_fail(rd, "read: %s", strerror(errno));
-			break;
-		}
-		if (got == 0)
-			break;
-		if (csv_parse(&parser, buf, got, reader_cb_field,
-		    reader_cb_row, rd) != (size_t)got) {
-			rd->line++;
-			reader_fail(rd, "not valid CSV (%s)",
-			    csv_strerror(csv_error(&parser)));
-		}
-		if (rd->rc != 0)
-			break;
-	}
-	/* A quoted field left open at the end is a cut line too. */
-	if (rd->rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
-	    rd) != 0 && rd->tolerate_cut && rd->header_done)
-		rd->cut = 1;
-	else if (rd->rc == 0 && csv_error(&parser) != CSV_SUCCESS) {
-		rd->line++;
-		reader_fail(rd, "not valid CSV at the end of the file (%s)",
-		    csv_strerror(csv_error(&parser)));
-	}
-	if (rd->rc == 0 && !rd->header_done) {
-		rd->line = 1;
-		reader_fail(rd, "empty file: expected a header line");
-	}
-	csv_free(&parser);
-	free(buf);
-}
-
-/*
- * Read one table of DIR through row(); a missing file the schema allows to
- * be absent reads as no rows.  Returns 0, or -RB_EXIT_INPUT with a cause.
- */
-static int
-reader_run(const char *dir, enum csv_table table, int tolerate_cut,
-    row_fn row, void *ctx, long *rows, char **cause)
-{
-	const struct csv_table_def *def = csv_schema_table(table);
-	struct reader rd;
-	char *path;
-	int fd, rc;
-
-	memset(&rd, 0, sizeof rd);
-	path = xasprintf("%s/%s", dir, def->file);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		rc = 0;
-		if (errno != ENOENT || !def->may_be_absent)
-			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-			    strerror(errno));
-		free(path);
-		return (rc);
-	}
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	rd.path = path;
-	rd.cols = def->cols;
-	rd.ncols = def->ncols;
-	rd.row = row;
-	rd.ctx = ctx;
-	rd.tolerate_cut = tolerate_cut;
-	rd.arena_size = 4096;
-	rd.arena = xmalloc(rd.arena_size);
-	reader_feed(&rd, fd);
-	close(fd);
-	free(rd.arena);
-	if (rows != NULL)
-		*rows += rd.rows;
-	if (rd.rc == 0 && rd.cut)
-		log_warnx("%s: dropped a cut-off last line (the run did not "
-		    "complete)", path);
-	free(path);
-	if (rd.rc != 0 && cause != NULL)
-		*cause = rd.cause;
-	else
-		free(rd.cause);
-	return (rd.rc);
-}
-
-/*
- * Parse a non-negative integer field; empty gives RESULTS_UNKNOWN where the
- * schema allows an unknown value.
- */
-static int
-field_u64(struct reader *rd, int slot, uint64_t *out)
-{
-	const char *s = reader_field(rd, slot);
-	uint64_t v = 0;
-	size_t i, len;
-
-	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (csv_schema_empty_ok(&rd->cols[slot])) {
-			*out = RESULTS_UNKNOWN;
-			return (0);
-		}
-		reader_fail(rd, "%s: expected a number, got an empty field",
-		    rd->cols[slot].name);
-		return (-1);
-	}
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - 9) / 10) {
-			reader_fail(rd, "%s: expected a non-negative integer, "
-			    "got '%.40s'", rd->cols[slot].name, s);
-			return (-1);
-		}
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return (0);
-}
-
-/* Parse an integer field within [0, max]. */
-static int
-field_int(struct reader *rd, int slot, int max, int *out)
-{
-	uint64_t v;
-
-	if (field_u64(rd, slot, &v) != 0)
-		return (-1);
-	if (v > (uint64_t)max) {
-		reader_fail(rd, "%s: %llu is out of range (0 to %d)",
-		    rd->cols[slot].name, (unsigned long long)v, max);
-		return (-1);
-	}
-	*out = (int)v;
-	return (0);
-}
-
-/* Parse a finite number (t_s, workload values); "%.3f" takes a fast path. */
-static int
-field_double(struct reader *rd, int slot, double *out)
-{
-	const char *s = reader_field(rd, slot);
-	double v = 0, scale = 1;
-	size_t i = 0, len;
-	char *end;
-
-	if (s == NULL || (len = rd->len[slot]) == 0) {
-		if (csv_schema_empty_ok(&rd->cols[slot])) {
-			*out = NAN;
-			return (0);
-		}
-		reader_fail(rd, "%s: expected a number, got an empty field",
-		    rd->cols[slot].name);
-		return (-1);
-	}
-	while (i < len && s[i] >= '0' && s[i] <= '9' && i < 15)
-		v = v * 10 + (s[i++] - '0');
-	if (i > 0 && i < len && s[i] == '.') {
-		i++;
-		while (i < len && s[i] >= '0' && s[i] <= '9' && scale < 1e15) {
-			v = v * 10 + (s[i++] - '0');
-			scale *= 10;
-		}
-	}
-	if (i == len && i > 0) {
-		*out = v / scale;
-		return (0);
-	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !isfinite(v)) {
-		reader_fail(rd, "%s: expected a number, got '%.40s'",
-		    rd->cols[slot].name, s);
-		return (-1);
-	}
-	*out = v;
-	return (0);
-}
 
 /* Intern a phase name. */
 static int
@@ -378,19 +40,6 @@ phase_intern(struct results *res, const char *name)
 	    sizeof *res->phases);
 	res->phases[res->nphases] = xstrdup(name);
 	return (res->nphases++);
-}
-
-/* Index of a phase by name, or -1. */
-int
-results_phase_index(const struct results *res, const char *name)
-{
-	int i;
-
-	for (i = 0; i < res->nphases; i++) {
-		if (strcmp(res->phases[i], name) == 0)
-			return (i);
-	}
-	return (-1);
 }
 
 /* Index of region (node, region), or -1. */
@@ -512,6 +161,49 @@ grow_raw(uint64_t *p, int alloc, size_t width)
 	return (xreallocarray(p, (size_t)alloc * width, sizeof *p));
 }
 
+/*
+ * The dense arrays of a table, width values per time slot: arrays[0] to
+ * arrays[needed - 1] always exist, the others only once a row filled
+ * them in (NULL until then).
+ */
+struct slot_arrays {
+	uint64_t	**const *arrays;
+	int		 n;
+	int		 needed;
+	size_t		 width;
+};
+
+/*
+ * The time slot of a row of a table with t_s and phase columns (-1 when
+ * the row is refused), with the table's arrays grown when a slot was
+ * added and the slot zeroed when it is opened (so no memory is touched
+ * twice).
+ */
+static int
+row_slot(struct reader *rd, struct row_ctx *ctx, struct results_times *tm,
+    int t_slot, int phase_slot, const struct slot_arrays *sa)
+{
+	uint64_t **a;
+	int s, grown, i;
+
+	if ((s = times_slot(rd, ctx->res, tm, t_slot, phase_slot,
+	    &grown)) < 0)
+		return (-1);
+	for (i = 0; i < sa->n; i++) {
+		a = sa->arrays[i];
+		if (*a == NULL && i >= sa->needed)
+			continue;
+		if (grown)
+			*a = grow_raw(*a, tm->alloc, sa->width);
+		if (s >= ctx->zeroed)
+			memset(*a + (size_t)s * sa->width, 0,
+			    sa->width * sizeof **a);
+	}
+	if (s >= ctx->zeroed)
+		ctx->zeroed = s + 1;
+	return (s);
+}
+
 /* ---- regions.csv ---- */
 
 /* One zone of a region. */
@@ -582,22 +274,21 @@ samples_row(struct reader *rd, void *opaque)
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
 	struct results_times *tm = &res->samples;
+	uint64_t **const arrays[] = {
+		&res->present, &res->free, &res->used,
+		&res->cls[RESULTS_ANON], &res->cls[RESULTS_FILE],
+		&res->cls[RESULTS_SLAB], &res->cls[RESULTS_PGTABLE],
+		&res->cls[RESULTS_OTHER]
+	};
+	const struct slot_arrays sa = { arrays, 8, 3, res->nregions };
 	uint64_t present, free_pages, v;
 	size_t at;
-	int s, r, c, grown;
+	int s, r, c;
 
-	if ((s = times_slot(rd, res, tm, CSV_SAMPLES_T, CSV_SAMPLES_PHASE,
-	    &grown)) < 0)
+	if ((s = row_slot(rd, ctx, tm, CSV_SAMPLES_T, CSV_SAMPLES_PHASE,
+	    &sa)) < 0)
 		return (0);
-	if (grown) {
-		res->present = grow_raw(res->present, tm->alloc,
-		    res->nregions);
-		res->free = grow_raw(res->free, tm->alloc, res->nregions);
-		res->used = grow_raw(res->used, tm->alloc, res->nregions);
-		for (c = 0; c < RESULTS_NCLASSES; c++)
-			if (res->cls[c] != NULL)
-				res->cls[c] = grow_raw(res->cls[c], tm->alloc,
-				    res->nregions);
+	if (tm->alloc > ctx->old_alloc) {
 		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
 		    tm->alloc, sizeof *ctx->rows_per_slot);
 		memset(ctx->rows_per_slot + ctx->old_alloc, 0, (tm->alloc -
@@ -610,18 +301,6 @@ samples_row(struct reader *rd, void *opaque)
 	if (field_u64(rd, CSV_SAMPLES_PRESENT, &present) != 0 ||
 	    field_u64(rd, CSV_SAMPLES_FREE, &free_pages) != 0)
 		return (0);
-	if (s >= ctx->zeroed) {
-		at = (size_t)s * res->nregions;
-		memset(res->present + at, 0, res->nregions *
-		    sizeof *res->present);
-		memset(res->free + at, 0, res->nregions * sizeof *res->free);
-		memset(res->used + at, 0, res->nregions * sizeof *res->used);
-		for (c = 0; c < RESULTS_NCLASSES; c++)
-			if (res->cls[c] != NULL)
-				memset(res->cls[c] + at, 0, res->nregions *
-				    sizeof *res->cls[c]);
-		ctx->zeroed = s + 1;
-	}
 	ctx->rows_per_slot[s]++;
 	at = (size_t)s * res->nregions + r;
 	res->present[at] += present;
@@ -653,22 +332,15 @@ buddy_row(struct reader *rd, void *opaque)
 {
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
+	uint64_t **const arrays[] = { &res->buddy_blocks };
+	const struct slot_arrays sa = { arrays, 1, 1,
+	    (size_t)res->nregions * RESULTS_MAX_ORDER };
 	uint64_t blocks;
-	int s, r, order, grown;
+	int s, r, order;
 
-	if ((s = times_slot(rd, res, &res->buddy, CSV_BUDDY_T,
-	    CSV_BUDDY_PHASE, &grown)) < 0)
+	if ((s = row_slot(rd, ctx, &res->buddy, CSV_BUDDY_T, CSV_BUDDY_PHASE,
+	    &sa)) < 0)
 		return (0);
-	if (grown)
-		res->buddy_blocks = grow_raw(res->buddy_blocks,
-		    res->buddy.alloc, (size_t)res->nregions *
-		    RESULTS_MAX_ORDER);
-	if (s >= ctx->zeroed) {
-		memset(res->buddy_blocks + (size_t)s * res->nregions *
-		    RESULTS_MAX_ORDER, 0, (size_t)res->nregions *
-		    RESULTS_MAX_ORDER * sizeof *res->buddy_blocks);
-		ctx->zeroed = s + 1;
-	}
 	if ((r = row_region(rd, res, CSV_BUDDY_NODE, CSV_BUDDY_REGION,
 	    ctx)) < 0 ||
 	    field_int(rd, CSV_BUDDY_ORDER, RESULTS_MAX_ORDER - 1, &order) != 0 ||
@@ -697,20 +369,15 @@ pageblocks_row(struct reader *rd, void *opaque)
 {
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
+	uint64_t **const arrays[] = { &res->pb_unmovable, &res->pb_total };
+	const struct slot_arrays sa = { arrays, 2, 2, res->nregions };
 	uint64_t blocks;
 	size_t at;
-	int s, r, grown;
+	int s, r;
 
-	if ((s = times_slot(rd, res, &res->pageblocks, CSV_PAGEBLOCKS_T,
-	    CSV_PAGEBLOCKS_PHASE, &grown)) < 0)
+	if ((s = row_slot(rd, ctx, &res->pageblocks, CSV_PAGEBLOCKS_T,
+	    CSV_PAGEBLOCKS_PHASE, &sa)) < 0)
 		return (0);
-	if (grown) {
-		res->pb_unmovable = grow_u64(res->pb_unmovable,
-		    ctx->old_alloc, res->pageblocks.alloc, res->nregions);
-		res->pb_total = grow_u64(res->pb_total, ctx->old_alloc,
-		    res->pageblocks.alloc, res->nregions);
-		ctx->old_alloc = res->pageblocks.alloc;
-	}
 	if ((r = row_region(rd, res, CSV_PAGEBLOCKS_NODE,
 	    CSV_PAGEBLOCKS_REGION, ctx)) < 0 ||
 	    field_u64(rd, CSV_PAGEBLOCKS_BLOCKS, &blocks) != 0)
@@ -731,17 +398,14 @@ pagetype_row(struct reader *rd, void *opaque)
 {
 	struct row_ctx *ctx = opaque;
 	struct results *res = ctx->res;
+	uint64_t **const arrays[] = { &res->pt_unmovable_free };
+	const struct slot_arrays sa = { arrays, 1, 1, res->nregions };
 	uint64_t blocks;
-	int s, r, order, grown;
+	int s, r, order;
 
-	if ((s = times_slot(rd, res, &res->pagetype, CSV_PAGETYPE_T,
-	    CSV_PAGETYPE_PHASE, &grown)) < 0)
+	if ((s = row_slot(rd, ctx, &res->pagetype, CSV_PAGETYPE_T,
+	    CSV_PAGETYPE_PHASE, &sa)) < 0)
 		return (0);
-	if (grown) {
-		res->pt_unmovable_free = grow_u64(res->pt_unmovable_free,
-		    ctx->old_alloc, res->pagetype.alloc, res->nregions);
-		ctx->old_alloc = res->pagetype.alloc;
-	}
 	if ((r = row_region(rd, res, CSV_PAGETYPE_NODE, CSV_PAGETYPE_REGION,
 	    ctx)) < 0 ||
 	    field_int(rd, CSV_PAGETYPE_ORDER, RESULTS_MAX_ORDER - 1,
@@ -919,6 +583,7 @@ meta_load(struct results *res, char **cause)
 	res->status = meta_copy(root, "status", "unknown");
 	res->suite = meta_copy(root, "suite.name", NULL);
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
+	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
 	res->source = meta_copy(root, "source.name", NULL);
 	v = json_object_get(root, "phases");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
@@ -1158,6 +823,7 @@ results_free(struct results *res)
 	free(res->label);
 	free(res->host);
 	free(res->kernel_release);
+	free(res->boot_id);
 	free(res->command);
 	free(res->status);
 	free(res->suite);
@@ -1203,3 +869,4 @@ results_free(struct results *res)
 	free(res->events);
 	free(res);
 }
+

@@ -1,5 +1,5 @@
 /*
- * Reading one results directory (DESIGN.md section 5) into memory.  This is
+ * Reading one results directory (docs/csv-schema.md) into memory.  This is
  * the only door analysis, charts and reports have to a run: it never looks
  * at /proc, so every analysis works on copied results.  Columns are found by
  * header name (extra columns are fine); anything malformed is refused with
@@ -71,6 +71,7 @@ struct results {
 	char		*label;
 	char		*host;
 	char		*kernel_release;
+	char		*boot_id;	/* NULL when meta.json has none */
 	char		*command;
 	char		*status;
 	char		*suite;		/* suite name; NULL for sample */
@@ -125,7 +126,6 @@ struct results {
 
 int	 results_load(const char *dir, struct results **out, char **cause);
 void	 results_free(struct results *res);
-int	 results_phase_index(const struct results *res, const char *name);
 int	 results_region_index(const struct results *res, int node,
 	     int region);
 int	 results_is_run_dir(const char *dir);

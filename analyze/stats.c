@@ -1,12 +1,15 @@
 /*
  * Descriptive statistics and two-sample tests over small groups of runs
  * (typically 3 to 10 repetitions).  GSL provides the t and normal
- * distributions; a test returns -1 instead of a p-value when the groups are
- * too small for it, so no caller can print a made-up one.
+ * distributions and the binomial coefficients; the exact distribution of
+ * the Mann-Whitney U is counted here.  A test returns -1 instead of a
+ * p-value when the groups are too small for it, so no caller can print a
+ * made-up one.
  */
 #include "config.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,28 @@
 #include "log.h"
 #include "stats.h"
 
-/* Mean, sample stddev, range and the level (e.g. 0.95) confidence interval. */
+/*
+ * Is the change from a to b smaller than STATS_SAME_REL of their magnitude?
+ * Such a change is rounding, not a difference between kernels: it is
+ * reported as no change and never tested.
+ */
+int
+stats_same(double a, double b)
+{
+	double scale = fmax(fabs(a), fabs(b));
+
+	if (a == b)
+		return (1);
+	if (!isfinite(a) || !isfinite(b))
+		return (0);
+	return (fabs(a - b) <= STATS_SAME_REL * scale);
+}
+
+/*
+ * Mean, sample stddev, range and the level (e.g. 0.95) confidence interval.
+ * The sums are taken relative to the first value, so a group whose values
+ * are all equal has exactly that value as its mean and a zero stddev.
+ */
 void
 stats_describe(const double *x, int n, double level, struct stats_desc *d)
 {
@@ -28,15 +52,24 @@ stats_describe(const double *x, int n, double level, struct stats_desc *d)
 		return;
 	d->min = d->max = x[0];
 	for (i = 0; i < n; i++) {
-		sum += x[i];
+		sum += x[i] - x[0];
 		if (x[i] < d->min)
 			d->min = x[i];
 		if (x[i] > d->max)
 			d->max = x[i];
 	}
-	d->mean = sum / n;
+	d->mean = x[0] + sum / n;
+	if (d->mean < d->min)
+		d->mean = d->min;
+	if (d->mean > d->max)
+		d->mean = d->max;
 	if (n < 2)
 		return;
+	if (d->min == d->max) {
+		d->stddev = 0;
+		d->ci_low = d->ci_high = d->mean;
+		return;
+	}
 	for (i = 0; i < n; i++)
 		ss += (x[i] - d->mean) * (x[i] - d->mean);
 	d->stddev = sqrt(ss / (n - 1));
@@ -48,8 +81,8 @@ stats_describe(const double *x, int n, double level, struct stats_desc *d)
 
 /*
  * Welch's two-sided t-test with Welch-Satterthwaite degrees of freedom.
- * Two constant groups give p = 1 when equal and p = 0 when not (the limit
- * of the test as the variance vanishes).  Returns -1 when a group has fewer
+ * Two constant groups give p = 1 when equal (stats_same) and p = 0 when not
+ * (the limit of the test as the variance vanishes).  Returns -1 when a group has fewer
  * than two values.
  */
 int
@@ -58,6 +91,7 @@ stats_welch(const double *a, int na, const double *b, int nb, double *t,
 {
 	struct stats_desc da, db;
 	double va, vb, se2;
+	int same;
 
 	if (na < 2 || nb < 2)
 		return (-1);
@@ -67,10 +101,10 @@ stats_welch(const double *a, int na, const double *b, int nb, double *t,
 	vb = db.stddev * db.stddev / nb;
 	se2 = va + vb;
 	if (se2 == 0) {
-		*t = da.mean == db.mean ? 0 : (db.mean > da.mean ? INFINITY :
-		    -INFINITY);
+		same = stats_same(da.mean, db.mean);
+		*t = same ? 0 : (db.mean > da.mean ? INFINITY : -INFINITY);
 		*df = na + nb - 2;
-		*p = da.mean == db.mean ? 1.0 : 0.0;
+		*p = same ? 1.0 : 0.0;
 		return (0);
 	}
 	*t = (db.mean - da.mean) / sqrt(se2);
@@ -98,17 +132,64 @@ ranked_cmp(const void *x, const void *y)
 }
 
 /*
- * Two-sided Mann-Whitney U test, normal approximation with tie correction
- * and continuity correction (as scipy.stats.mannwhitneyu with
- * method="asymptotic").  *u is U of group a.  Returns -1 when a group has
- * fewer than two values.
+ * P(U >= k) for U of a group of m values against a group of n under the
+ * null hypothesis, ties ignored: the share of the C(m + n, m) orderings of
+ * the two groups in which k or more (a, b) pairs have a above b.  The
+ * counts follow N(i, j, u) = N(i - 1, j, u - j) + N(i, j - 1, u) (the largest
+ * value is either an a, above all j b's, or a b); they stay below
+ * C(40, 20) < 2^53 for groups of up to STATS_MW_EXACT_MAX, so doubles hold
+ * them exactly.
+ */
+static double
+mw_exact_sf(int m, int n, int k)
+{
+	double *prev, *cur, *swap, count = 0;
+	int i, j, u, width = m * n + 1;
+
+	if (k <= 0)
+		return (1.0);
+	if (k > m * n)
+		return (0.0);
+	prev = xcalloc((size_t)(n + 1) * width, sizeof *prev);
+	cur = xcalloc((size_t)(n + 1) * width, sizeof *cur);
+	for (j = 0; j <= n; j++)
+		prev[j * width] = 1;	/* i = 0: one ordering, U = 0 */
+	for (i = 1; i <= m; i++) {
+		memset(cur, 0, (size_t)(n + 1) * width * sizeof *cur);
+		cur[0] = 1;		/* j = 0 */
+		for (j = 1; j <= n; j++) {
+			for (u = 0; u <= i * j; u++) {
+				cur[j * width + u] = cur[(j - 1) * width + u];
+				if (u >= j)
+					cur[j * width + u] +=
+					    prev[j * width + u - j];
+			}
+		}
+		swap = prev;
+		prev = cur;
+		cur = swap;
+	}
+	for (u = k; u < width; u++)
+		count += prev[n * width + u];
+	free(prev);
+	free(cur);
+	return (count / gsl_sf_choose(m + n, m));
+}
+
+/*
+ * Two-sided Mann-Whitney U test, as scipy.stats.mannwhitneyu: with groups
+ * of at most STATS_MW_EXACT_MAX values each, the exact distribution of U
+ * (method="exact": p = 2 P(U >= floor(max(U1, U2))), ties ignored by the
+ * distribution, capped at 1); larger groups use the normal approximation
+ * with tie and continuity correction (method="asymptotic").  *u is U of
+ * group a.  Returns -1 when a group has fewer than two values.
  */
 int
 stats_mann_whitney(const double *a, int na, const double *b, int nb,
     double *u, double *p)
 {
 	struct ranked *all;
-	double ra = 0, ties = 0, n, mu, var, z;
+	double ra = 0, ties = 0, n, mu, var, z, umax;
 	int i, j, k, tot = na + nb;
 
 	if (na < 2 || nb < 2)
@@ -133,6 +214,13 @@ stats_mann_whitney(const double *a, int na, const double *b, int nb,
 	free(all);
 	n = tot;
 	*u = ra - na * (na + 1) / 2.0;
+	if (na <= STATS_MW_EXACT_MAX && nb <= STATS_MW_EXACT_MAX) {
+		umax = fmax(*u, (double)na * nb - *u);
+		*p = 2 * mw_exact_sf(na, nb, (int)floor(umax));
+		if (*p > 1)
+			*p = 1;
+		return (0);
+	}
 	mu = na * (double)nb / 2;
 	var = na * (double)nb / 12 * ((n + 1) - ties / (n * (n - 1)));
 	if (var <= 0) {

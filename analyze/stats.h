@@ -6,6 +6,12 @@
 #ifndef RB_STATS_H
 #define RB_STATS_H
 
+/* Changes smaller than this, relative to the values, are no change. */
+#define STATS_SAME_REL		1e-9
+
+/* Mann-Whitney uses the exact distribution up to this many values a group. */
+#define STATS_MW_EXACT_MAX	20
+
 /* One group of values described. */
 struct stats_desc {
 	int		 n;
@@ -17,6 +23,7 @@ struct stats_desc {
 	double		 ci_high;
 };
 
+int	 stats_same(double a, double b);
 void	 stats_describe(const double *x, int n, double level,
 	     struct stats_desc *d);
 int	 stats_welch(const double *a, int na, const double *b, int nb,

@@ -1,20 +1,19 @@
 /*
  * regionbench gate --baseline DIR... --candidate DIR...: judge a candidate
  * kernel against a baseline with INI rules and answer with an exit code
- * CI understands (0 holds, 1 regression, 2 bad input), plus JUnit XML and
- * a markdown summary.
+ * CI understands (0 holds, 1 regression, 2 bad input or a rule without a
+ * verdict), plus JUnit XML and a markdown summary.
  */
 #include "config.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "command.h"
 #include "gate.h"
 #include "log.h"
-#include "output.h"
+#include "suite.h"
 
 struct gate_settings {
 	struct opt_list	 baseline;
@@ -24,22 +23,26 @@ struct gate_settings {
 	char		*markdown;
 	int		 test;
 	int		 force;
+	int		 allow_unjudged;
+	int		 unit;
 	uint64_t	 empty_tolerance;
 };
 
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
+static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def gate_options[] = {
-	{ .name = "baseline", .type = OPT_LIST,
-	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR",
-	  .help = "baseline run or directory of runs (repeatable)" },
-	{ .name = "candidate", .type = OPT_LIST,
-	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR",
-	  .help = "candidate run or directory of runs (repeatable)" },
+	{ .name = "baseline", .type = OPT_LIST, .multi = 1,
+	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR...",
+	  .help = "baseline runs or directories of runs (any depth)" },
+	{ .name = "candidate", .type = OPT_LIST, .multi = 1,
+	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR...",
+	  .help = "candidate runs or directories of runs (any depth)" },
 	{ .name = "rules", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, rules), .arg = "FILE",
-	  .help = "INI rules (default: gate-rules.ini in $REGIONBENCH_DATADIR "
-	  "or " PKGDATADIR ")" },
+	  .help = "INI rules (default: gate-rules.ini found like suites: "
+	  "next to the program, in $REGIONBENCH_DATADIR, in " PKGDATADIR
+	  ")" },
 	{ .name = "junit", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, junit), .arg = "FILE",
 	  .help = "write JUnit XML, one testcase per rule check" },
@@ -53,6 +56,15 @@ static const struct opt_def gate_options[] = {
 	{ .name = "force", .type = OPT_FLAG,
 	  .offset = offsetof(struct gate_settings, force),
 	  .help = "judge runs from different hosts, region or page sizes" },
+	{ .name = "unit", .type = OPT_ENUM,
+	  .offset = offsetof(struct gate_settings, unit), .arg = "UNIT",
+	  .def = "boot", .choices = unit_choices,
+	  .help = "one value per boot (runs within a boot averaged) or per "
+	  "run" },
+	{ .name = "allow-unjudged", .type = OPT_FLAG,
+	  .offset = offsetof(struct gate_settings, allow_unjudged),
+	  .help = "exit 0 even when a rule got no verdict (no metric, too "
+	  "few runs)" },
 	{ .name = "empty-tolerance", .type = OPT_U64,
 	  .offset = offsetof(struct gate_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
@@ -60,46 +72,19 @@ static const struct opt_def gate_options[] = {
 	{ .name = NULL }
 };
 
-/* The rules file to use when --rules is not given. */
-static char *
-default_rules(void)
-{
-	const char *env = getenv("REGIONBENCH_DATADIR");
-	struct stat sb;
-	char *path;
-
-	if (env != NULL && env[0] != '\0') {
-		path = xasprintf("%s/gate-rules.ini", env);
-		if (stat(path, &sb) == 0)
-			return (path);
-		free(path);
-	}
-	return (xstrdup(PKGDATADIR "/gate-rules.ini"));
-}
-
-/* Write a report through an atomic file, or to stdout for "-". */
+/* Write a report into a file replaced whole, or to stdout for "-". */
 static void
-write_report(const char *path, const struct compare_set *set,
-    const struct gate_result *r, int n,
-    int (*writer)(FILE *, const struct compare_set *,
-    const struct gate_result *, int))
+gate_report(const char *path, const struct compare_set *set,
+    const struct gate_result *r, int n, gate_writer writer)
 {
-	struct output_file of;
 	char *cause = NULL;
 	int rc;
 
 	if (strcmp(path, "-") == 0) {
 		if (writer(stdout, set, r, n) != 0)
 			die_errno(RB_EXIT_ENV, "stdout");
-		return;
-	}
-	if ((rc = output_open(&of, path, &cause)) != 0)
-		die(-rc, "%s", cause);
-	if (writer(of.f, set, r, n) != 0) {
-		output_abort(&of);
-		die(RB_EXIT_ENV, "%s: write failed", path);
-	}
-	if ((rc = output_commit(&of, &cause)) != 0)
+	} else if ((rc = gate_write_file(path, set, r, n, writer,
+	    &cause)) != 0)
 		die(-rc, "%s", cause);
 }
 
@@ -111,19 +96,24 @@ cmd_gate_exec(int argc, char **argv)
 	struct metrics_options mo;
 	struct gate_rules rules;
 	struct gate_result *res;
+	struct gate_counts counts;
 	struct compare_set *set;
-	char *cause = NULL, *rules_path, *differences;
-	int first, rc, n, i, failed;
+	char *cause = NULL, *rules_path, *differences, *unit_note;
+	int first, rc, n;
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
 	if (argc - first != 0)
 		die(RB_EXIT_INPUT, "gate: unexpected argument '%s' (use "
-		    "--baseline DIR and --candidate DIR)", argv[first]);
+		    "--baseline DIR... and --candidate DIR...)", argv[first]);
 	if (st.baseline.n == 0 || st.candidate.n == 0)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
-	rules_path = st.rules != NULL ? xstrdup(st.rules) : default_rules();
+	if (st.rules != NULL)
+		rules_path = xstrdup(st.rules);
+	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==
+	    NULL)
+		die(RB_EXIT_INPUT, "gate: %s (give --rules FILE)", cause);
 	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0)
 		die(-rc, "%s", cause);
 	metrics_options_default(&mo);
@@ -131,6 +121,9 @@ cmd_gate_exec(int argc, char **argv)
 	if ((rc = compare_load_two(st.baseline.v, st.baseline.n,
 	    st.candidate.v, st.candidate.n, &mo, &set, &cause)) != 0)
 		die(-rc, "%s", cause);
+	if ((differences = compare_suite_differences(set)) != NULL)
+		die(RB_EXIT_INPUT, "baseline and candidate ran different "
+		    "suites:\n%s", differences);
 	differences = compare_differences(set);
 	if (differences != NULL && !st.force)
 		die(RB_EXIT_INPUT, "baseline and candidate are not "
@@ -138,44 +131,51 @@ cmd_gate_exec(int argc, char **argv)
 		    differences);
 	if (differences != NULL)
 		log_warnx("runs differ (--force): %s", differences);
-	failed = gate_evaluate(&rules, set, st.test == 1 ?
-	    COMPARE_MANN_WHITNEY : COMPARE_WELCH, &res, &n);
-	for (i = 0; i < n; i++) {
-		if (res[i].key == NULL)
-			log_warnx("%s", res[i].message);
-		else
-			printf("%s\n", res[i].message);
-	}
-	printf("gate: %s (%d check%s, %d failed; baseline %d run%s, "
-	    "candidate %d run%s; rules %s)\n", failed > 0 ? "FAILED" :
-	    "passed", n, n == 1 ? "" : "s", failed, set->groups[0].nruns,
-	    set->groups[0].nruns == 1 ? "" : "s", set->groups[1].nruns,
-	    set->groups[1].nruns == 1 ? "" : "s", rules_path);
+	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	unit_note = compare_unit_note(set);
+	printf("%s\n", unit_note);
+	free(unit_note);
+	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
+	    COMPARE_WELCH, &res, &n);
+	gate_count(res, n, &counts);
+	gate_print(stdout, set, res, n, rules_path);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	if (st.junit != NULL)
-		write_report(st.junit, set, res, n, gate_write_junit);
+		gate_report(st.junit, set, res, n, gate_write_junit);
 	if (st.markdown != NULL)
-		write_report(st.markdown, set, res, n, gate_write_markdown);
+		gate_report(st.markdown, set, res, n, gate_write_markdown);
 	gate_results_free(res, n);
 	gate_rules_free(&rules);
 	compare_free(set);
 	free(differences);
 	free(rules_path);
 	opt_free(gate_options, &st);
-	return (failed > 0 ? RB_EXIT_FAIL : RB_EXIT_OK);
+	if (counts.failed > 0)
+		return (RB_EXIT_FAIL);
+	if (counts.unjudged > 0 && !st.allow_unjudged) {
+		log_warnx("%d check%s got no verdict: a gate passes only on "
+		    "evidence (--allow-unjudged passes without it)",
+		    counts.unjudged, counts.unjudged == 1 ? "" : "s");
+		return (RB_EXIT_INPUT);
+	}
+	return (RB_EXIT_OK);
 }
 
 const struct command_entry cmd_gate_entry = {
 	.name = "gate",
 	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
-	    "[--junit FILE] [--markdown FILE]",
+	    "[--junit FILE] [--markdown FILE] [--unit boot|run] "
+	    "[--allow-unjudged]",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "
-	    "N or N%, require_significance, alpha) to the baseline and "
+	    "N or N%, require_significance, alpha, min_runs, mean = "
+	    "arithmetic|harmonic) to the baseline and "
 	    "candidate runs.  Exit 0 when every rule holds, 1 when one fails, "
-	    "2 on bad input.",
+	    "2 on bad input, on runs of different suites, or when a rule got "
+	    "no verdict (it matched no metric on both sides, or the groups "
+	    "have fewer runs than its min_runs) unless --allow-unjudged.",
 	.options = gate_options,
 	.exec = cmd_gate_exec,
 };

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <csv.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,7 +17,6 @@
 #include "log.h"
 #include "placement.h"
 #include "procfile.h"
-#include "procfs.h"
 #include "region-map.h"
 #include "sink-csv.h"
 #include "units.h"
@@ -65,75 +63,11 @@ static const struct opt_def cmd_placement_options[] = {
 	{ .name = NULL }
 };
 
-/* Write one CSV text field, quoted only when it needs it. */
-static void
-cmd_placement_csv_text(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' ||
-	    (s[0] != '\0' && s[strlen(s) - 1] == ' '))
-		csv_fwrite(f, s, strlen(s));
-	else
-		fputs(s, f);
-}
-
-/* Rows of placement.csv for one process, one per region it uses. */
-static void
-cmd_placement_csv_rows(FILE *f, const struct region_map *map,
-    const struct placement_result *r)
-{
-	const struct region_span *span;
-	uint64_t pages;
-	int i;
-
-	for (i = 0; i < map->nregions; i++) {
-		span = &map->regions[i];
-		if ((pages = placement_region_pages(map, r, i)) == 0)
-			continue;
-		fprintf(f, "0.000,placement,");
-		cmd_placement_csv_text(f, r->comm);
-		fprintf(f, ",%d,%d,%d,%llu\n", (int)r->pid, span->node,
-		    span->region, (unsigned long long)pages);
-	}
-}
-
-
-/* Human table for one process: every key it uses, with its share. */
-static void
-cmd_placement_table(FILE *f, const struct region_map *map,
-    const struct placement_result *r)
-{
-	const struct region_key *k;
-	int i;
-
-	fprintf(f, "pid %d (%s): %llu resident pages, %d regions hold >= 1%%"
-	    "%s\n", (int)r->pid, r->comm, (unsigned long long)r->pages,
-	    placement_regions_over(map, r, CMD_PLACEMENT_MIN_SHARE),
-	    r->exited ? " (exited during the scan: incomplete)" : "");
-	if (r->pages == 0)
-		return;
-	fprintf(f, "  %4s %6s %-8s %10s %7s\n", "node", "region", "zone",
-	    "pages", "share");
-	for (i = 0; i < map->nkeys; i++) {
-		k = &map->keys[i];
-		if (r->key_pages[i] == 0)
-			continue;
-		fprintf(f, "  %4d %6d %-8s %10llu %6.2f%%\n", k->node,
-		    k->region, map->zones[k->zone].name,
-		    (unsigned long long)r->key_pages[i],
-		    100.0 * r->key_pages[i] / r->pages);
-	}
-	if (r->outside > 0)
-		fprintf(f, "  outside every region: %llu pages\n",
-		    (unsigned long long)r->outside);
-}
-
 /* Build the region map from zoneinfo and sysfs as the options say. */
 static void
 cmd_placement_map(struct cmd_placement_settings *s, struct region_map *map)
 {
 	struct region_map_config cfg;
-	struct snapshot zones;
-	struct procfile pf;
 	char *cause = NULL;
 	int rc;
 
@@ -143,15 +77,69 @@ cmd_placement_map(struct cmd_placement_settings *s, struct region_map *map)
 	if (region_map_parse_size(s->region_size, &cfg.region_size,
 	    &cfg.region_block, &cause) != 0)
 		die(RB_EXIT_INPUT, "placement: --region-size: %s", cause);
-	procfile_init(&pf);
-	snapshot_init(&zones);
-	if ((rc = procfile_read(&pf, s->proc, "zoneinfo", &cause)) != 0 ||
-	    (rc = procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len,
-	    &cause)) != 0 ||
-	    (rc = region_map_build(map, &cfg, &zones, &cause)) != 0)
+	if ((rc = placement_map_build(map, &cfg, s->proc, &cause)) != 0)
 		die(-rc, "placement: %s", cause);
-	snapshot_free(&zones);
-	procfile_free(&pf);
+}
+
+/* The processes of --pid, checked to exist, as empty results. */
+static struct placement_result *
+cmd_placement_pids(const struct cmd_placement_settings *s)
+{
+	struct placement_result *res;
+	char name[32], *cause = NULL;
+	long pid;
+	int i;
+
+	res = xcalloc(s->pid.n, sizeof *res);
+	for (i = 0; i < s->pid.n; i++) {
+		if (units_parse_long(s->pid.v[i], 1, INT32_MAX, &pid,
+		    &cause) != 0)
+			die(RB_EXIT_INPUT, "placement: --pid: %s", cause);
+		snprintf(name, sizeof name, "%ld", pid);
+		if (!procfile_exists(s->proc, name))
+			die(RB_EXIT_INPUT, "placement: --pid %ld: no such "
+			    "process in %s", pid, s->proc);
+		res[i].pid = (pid_t)pid;
+	}
+	return (res);
+}
+
+/*
+ * Print the tables (unless only CSV goes to stdout) and placement.csv,
+ * built whole, then printed or written into place.
+ */
+static void
+cmd_placement_output(const struct cmd_placement_settings *s,
+    const struct region_map *map, const struct placement_result *res)
+{
+	char *path, *cause = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *csv;
+	int i;
+
+	if ((csv = open_memstream(&text, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "placement: open_memstream");
+	fprintf(csv, "%s\n", csv_schema_table(CSV_PLACEMENT)->header);
+	for (i = 0; i < s->pid.n; i++) {
+		if (!res[i].exited)
+			placement_print_csv(csv, map, &res[i]);
+		if (s->out != NULL || s->format != 1)
+			placement_print_table(stdout, map, &res[i],
+			    CMD_PLACEMENT_MIN_SHARE);
+	}
+	if (fclose(csv) != 0)
+		die_errno(RB_EXIT_ENV, "placement: CSV text");
+	if (s->out != NULL) {
+		path = xasprintf("%s/%s", s->out,
+		    csv_schema_table(CSV_PLACEMENT)->file);
+		if (sink_make_dir(s->out, &cause) != 0 ||
+		    atomic_file_write(path, text, len, &cause) != 0)
+			die(RB_EXIT_ENV, "placement: %s", cause);
+		printf("wrote %s\n", path);
+		free(path);
+	} else if (s->format == 1)
+		fwrite(text, 1, len, stdout);
+	free(text);
 }
 
 /* "regionbench placement --pid PID ...". */
@@ -162,9 +150,7 @@ cmd_placement_exec(int argc, char **argv)
 	struct placement_result *res;
 	struct region_map map;
 	struct placement pl;
-	char name[32], *cause = NULL, *text = NULL;
-	size_t len = 0;
-	FILE *csv;
+	char *cause = NULL;
 	long pid;
 	int i, first, rc;
 
@@ -175,18 +161,7 @@ cmd_placement_exec(int argc, char **argv)
 		    argv[first]);
 	if (s.pid.n == 0)
 		die(RB_EXIT_INPUT, "placement: give at least one --pid PID");
-	res = xcalloc(s.pid.n, sizeof *res);
-	for (i = 0; i < s.pid.n; i++) {
-		if (units_parse_long(s.pid.v[i], 1, INT32_MAX, &pid,
-		    &cause) != 0)
-			die(RB_EXIT_INPUT, "placement: --pid: %s", cause);
-		snprintf(name, sizeof name, "%ld", pid);
-		if (!procfile_exists(s.proc, name))
-			die(RB_EXIT_INPUT, "placement: --pid %ld: no such "
-			    "process in %s", pid, s.proc);
-		res[i].pid = (pid_t)pid;
-	}
-
+	res = cmd_placement_pids(&s);
 	cmd_placement_map(&s, &map);
 	placement_init(&pl, s.proc, &map);
 	for (i = 0; i < s.pid.n; i++) {
@@ -195,38 +170,12 @@ cmd_placement_exec(int argc, char **argv)
 		if ((rc = placement_scan(&pl, (pid_t)pid, &res[i],
 		    &cause)) != 0)
 			die(-rc, "placement: pid %ld: %s", pid, cause);
-		if (res[i].exited) {
+		if (res[i].exited)
 			log_warnx("placement: pid %ld exited during the scan; "
 			    "its figures are incomplete and left out of CSV",
 			    pid);
-		}
 	}
-
-	/* The CSV is built whole, then printed or written into place. */
-	if ((csv = open_memstream(&text, &len)) == NULL)
-		die_errno(RB_EXIT_ENV, "placement: open_memstream");
-	fprintf(csv, "%s\n", csv_schema_table(CSV_PLACEMENT)->header);
-	for (i = 0; i < s.pid.n; i++) {
-		if (!res[i].exited)
-			cmd_placement_csv_rows(csv, &map, &res[i]);
-		if (s.out != NULL || s.format != 1)
-			cmd_placement_table(stdout, &map, &res[i]);
-	}
-	if (fclose(csv) != 0)
-		die_errno(RB_EXIT_ENV, "placement: CSV text");
-	if (s.out != NULL) {
-		char *path = xasprintf("%s/%s", s.out,
-		    csv_schema_table(CSV_PLACEMENT)->file);
-
-		if (sink_make_dir(s.out, &cause) != 0 ||
-		    atomic_file_write(path, text, len, &cause) != 0)
-			die(RB_EXIT_ENV, "placement: %s", cause);
-		printf("wrote %s\n", path);
-		free(path);
-	} else if (s.format == 1)
-		fwrite(text, 1, len, stdout);
-	free(text);
-
+	cmd_placement_output(&s, &map, res);
 	for (i = 0; i < s.pid.n; i++)
 		placement_result_free(&res[i]);
 	free(res);

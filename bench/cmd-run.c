@@ -15,8 +15,8 @@
 #include "command.h"
 #include "log.h"
 #include "runner.h"
+#include "session.h"
 #include "suite.h"
-#include "workload.h"
 
 static const struct opt_def run_options[] = {
 	{ .name = "out", .type = OPT_STRING,
@@ -60,37 +60,6 @@ static const struct opt_def run_options[] = {
 	{ .name = NULL }
 };
 
-/* Suite check: the workload exists. */
-static int
-run_check_workload(const char *name, char **cause)
-{
-	const struct workload_desc *const *d;
-	char names[512] = "";
-
-	if (workload_find(name) != NULL)
-		return (0);
-	for (d = workload_all(); *d != NULL; d++) {
-		if (names[0] != '\0')
-			strncat(names, ", ", sizeof names - strlen(names) - 1);
-		strncat(names, (*d)->name, sizeof names - strlen(names) - 1);
-	}
-	return (fail_with(cause, RB_EXIT_INPUT,
-	    "unknown workload '%s' (known: %s)", name, names));
-}
-
-/* Suite check: the workload's own option table accepts key=value. */
-static int
-run_check_option(const char *workload, const char *key, const char *value,
-    char **cause)
-{
-	struct workload_run *run = workload_run_new(workload_find(workload));
-	int rc;
-
-	rc = workload_set_option(run, key, value, cause);
-	workload_run_free(run);
-	return (rc);
-}
-
 /* regionbench run. */
 static int
 cmd_run_exec(int argc, char **argv)
@@ -120,8 +89,8 @@ cmd_run_exec(int argc, char **argv)
 	    &cause);
 	if (path == NULL)
 		die(RB_EXIT_INPUT, "run: %s", cause);
-	rc = suite_load(&suite, path, run_check_workload, run_check_option,
-	    &cause);
+	rc = suite_load(&suite, path, suite_check_workload,
+	    suite_check_option, &cause);
 	free(path);
 	if (rc != 0)
 		die(-rc, "%s", cause);
@@ -133,7 +102,7 @@ cmd_run_exec(int argc, char **argv)
 	if (suite.region_size != NULL && (rc = source_cli_suite_value(&cli,
 	    "region-size", suite.region_size, &cause)) != 0)
 		die(-rc, "run: suite region-size: %s", cause);
-	runner_catch_signals();
+	session_catch_signals(SESSION_NO_SIGPIPE);
 	rc = runner_main(&suite, &set, &cli);
 	suite_free(&suite);
 	source_cli_free(&cli);

@@ -5,23 +5,18 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic-file.h"
 #include "command.h"
 #include "log.h"
-#include "meta.h"
 #include "region-table.h"
-#include "sampler.h"
-#include "sink-csv.h"
+#include "recording.h"
+#include "session.h"
 #include "source-cli.h"
-#include "units.h"
 
 struct sample_settings {
 	uint64_t	 interval;
@@ -77,50 +72,6 @@ static const struct opt_def sample_options[] = {
 	{ .name = NULL }
 };
 
-static volatile sig_atomic_t sample_signal;
-
-/* Remember which signal asked us to stop. */
-static void
-sample_on_signal(int sig)
-{
-	sample_signal = sig;
-}
-
-/* Catch SIGINT and SIGTERM so the run ends with whole files. */
-static void
-sample_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = sample_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-/* The system part of meta.json: live, or what a recording kept. */
-static json_t *
-sample_system(const struct sample_settings *set, const char *proc_root)
-{
-	char path[4096];
-	json_error_t err;
-	json_t *sys;
-
-	if (set->replay != NULL) {
-		snprintf(path, sizeof path, "%s/system.json", set->replay);
-		if (access(path, F_OK) == 0) {
-			if ((sys = json_load_file(path, 0, &err)) == NULL ||
-			    !json_is_object(sys))
-				die(RB_EXIT_INPUT, "%s:%d: %s", path, err.line,
-				    sys == NULL ? err.text :
-				    "expected a JSON object");
-			return (sys);
-		}
-	}
-	return (meta_system(proc_root));
-}
-
 /* Print one sample on the terminal (refreshing) or as plain lines. */
 static void
 sample_show(const struct snapshot *snap, double t_s, uint64_t seq, int tty,
@@ -136,6 +87,50 @@ sample_show(const struct snapshot *snap, double t_s, uint64_t seq, int tty,
 	fflush(stdout);
 }
 
+/* The sampler's settings from the options. */
+static void
+sample_sampler_config(const struct sample_settings *set,
+    struct sampler_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->interval_ns = set->interval;
+	cfg->count = set->count;
+	cfg->duration_ns = set->duration;
+	cfg->buddy_every = (int)set->buddy_every;
+	cfg->pagetype_every = (int)set->pagetype_every;
+	cfg->cpu = -1;
+	cfg->record_dir = set->record;
+	cfg->replay_dir = set->replay;
+}
+
+/*
+ * Watch the samples until the sampler ends or a signal comes: the table
+ * when nothing is written, else a progress count on a terminal.  Leaves
+ * the last sample in view and its time in *t_s.
+ */
+static void
+sample_watch(struct session *ss, const struct sample_settings *set,
+    int tty, struct snapshot *view, double *t_s)
+{
+	const char *source = ss->cfg.src->ops->name;
+	uint64_t seq = 0;
+	int w;
+
+	while (session_signal() == 0) {
+		w = sampler_wait_sample(&ss->sampler, seq, 100000000ULL, view,
+		    t_s, &seq);
+		if (w < 0)
+			break;
+		if (w > 0 && set->out == NULL && !set->quiet)
+			sample_show(view, *t_s, seq, tty, source);
+		else if (w > 0 && tty)
+			fprintf(stderr, "\rsampling: %llu samples, %.1fs",
+			    (unsigned long long)seq, *t_s);
+	}
+	if (tty && set->out != NULL)
+		fputc('\n', stderr);
+}
+
 /* regionbench sample. */
 static int
 cmd_sample_exec(int argc, char **argv)
@@ -143,17 +138,15 @@ cmd_sample_exec(int argc, char **argv)
 	extern const struct command_entry cmd_sample_entry;
 	struct sample_settings set = { 0 };
 	struct source_cli cli = { 0 };
+	struct session_config sc = { 0 };
 	struct sampler_config cfg;
-	struct sampler sampler;
-	struct sink_csv sink, *sinkp = NULL;
+	struct session ss;
 	struct snapshot view;
 	struct source src;
-	json_t *meta = NULL, *system;
+	json_t *system;
 	char first[4096], *cause = NULL;
-	const char *status;
-	uint64_t seq = 0;
 	double t_s = 0;
-	int first_arg, rc, exit_code = RB_EXIT_OK, tty, limited, w;
+	int first_arg, rc, code, tty, limited;
 
 	command_parse_source(&cmd_sample_entry, &set, &cli, argc, argv,
 	    &first_arg);
@@ -167,134 +160,50 @@ cmd_sample_exec(int argc, char **argv)
 	tty = isatty(STDOUT_FILENO) && !set.quiet;
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
-	if (set.replay != NULL) {
-		snprintf(first, sizeof first, "%s/0000", set.replay);
-		if (access(first, F_OK) == -1)
-			die(RB_EXIT_INPUT, "sample: %s: no recorded samples "
-			    "(expected %s)", set.replay, first);
-	}
-	source_cli_open(&cli, &src, set.replay != NULL ? first : NULL);
-	system = sample_system(&set, cli.proc);
-
-	if (set.out != NULL) {
-		if ((rc = sink_csv_open(&sink, set.out, &cause)) != 0)
-			die(-rc, "sample: %s", cause);
-		sinkp = &sink;
-		meta = meta_new("sample", set.label, system);
-		meta_set_source(meta, &src);
-		json_object_set_new(meta, "interval_s",
-		    json_real((double)set.interval / 1e9));
-		json_object_set_new(meta, "phases", json_pack("[s]",
-		    "sample"));
-		if (set.replay != NULL)
-			json_object_set_new(meta, "replay_of",
-			    json_string(set.replay));
-		if ((rc = meta_write(meta, sink.dir, &cause)) != 0)
-			die(-rc, "sample: %s", cause);
-	}
-	if (set.record != NULL) {
-		char *text;
-
-		if (sink_make_dir(set.record, &cause) != 0)
-			die(RB_EXIT_INPUT, "sample: --record: %s", cause);
-		text = json_dumps(system, JSON_INDENT(1));
-		snprintf(first, sizeof first, "%s/system.json", set.record);
-		if (text == NULL || (rc = atomic_file_write(first, text,
-		    strlen(text), &cause)) != 0)
-			die(RB_EXIT_ENV, "sample: %s", cause != NULL ? cause :
-			    first);
-		free(text);
-	}
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.interval_ns = set.interval;
-	cfg.count = set.count;
-	cfg.duration_ns = set.duration;
-	cfg.buddy_every = (int)set.buddy_every;
-	cfg.pagetype_every = (int)set.pagetype_every;
-	cfg.cpu = -1;
-	cfg.record_dir = set.record;
-	cfg.replay_dir = set.replay;
-
-	sample_catch_signals();
-	if ((rc = sampler_start(&sampler, &cfg, &src, sinkp, NULL,
-	    units_now_ns(), "sample", &cause)) != 0) {
-		if (meta != NULL) {
-			meta_set_status(meta, "failed");
-			meta_write(meta, sink.dir, NULL);
-			sink_csv_close(&sink, NULL);
-		}
+	if (set.replay != NULL && (rc = recording_first(set.replay,
+	    first, sizeof first, &cause)) != 0)
 		die(-rc, "sample: %s", cause);
-	}
+	source_cli_open(&cli, &src, set.replay != NULL ? first : NULL);
+	if ((system = recording_system(set.replay, cli.proc,
+	    &cause)) == NULL)
+		die(RB_EXIT_INPUT, "%s", cause);
 
+	if (set.record != NULL &&
+	    (rc = recording_write_system(set.record, system, &cause)) != 0)
+		die(-rc, "sample: %s", cause);
+	sc.command = "sample";
+	sc.dir = set.out;
+	sc.label = set.label;
+	sc.system = system;
+	sc.src = &src;
+	sc.interval_s = (double)set.interval / 1e9;
+	sc.replay = set.replay;
+	sc.end_phase = "sample";
+	if ((rc = session_open(&ss, &sc, json_pack("[s]", "sample"),
+	    &cause)) != 0)
+		die(-rc, "sample: %s", cause);
+
+	sample_sampler_config(&set, &cfg);
+	session_catch_signals(0);
+	if ((rc = session_start(&ss, &cfg, NULL, "sample", &cause)) != 0)
+		die(-rc, "sample: %s", cause);
 	snapshot_init(&view);
-	while (sample_signal == 0) {
-		w = sampler_wait_sample(&sampler, seq, 100000000ULL, &view,
-		    &t_s, &seq);
-		if (w < 0)
-			break;
-		if (w > 0 && set.out == NULL && !set.quiet)
-			sample_show(&view, t_s, seq, tty, src.ops->name);
-		else if (w > 0 && tty)
-			fprintf(stderr, "\rsampling: %llu samples, %.1fs",
-			    (unsigned long long)seq, t_s);
-	}
-	if (tty && set.out != NULL)
-		fputc('\n', stderr);
-
-	rc = sampler_stop(&sampler, &cause);
-	if (rc != 0) {
-		log_errorx("sample: %s", cause);
-		free(cause);
-		cause = NULL;
-		exit_code = -rc;
-		status = "failed";
-	} else if (sample_signal != 0 && limited) {
-		exit_code = RB_EXIT_INTR;
-		status = "interrupted";
-	} else {
-		status = "complete";
-	}
-	if (sinkp != NULL) {
-		sink_csv_event(&sink, sampler_elapsed(&sampler), "stop",
-		    status, "sample", NULL);
-		if (sink_csv_close(&sink, &cause) != 0) {
-			log_errorx("sample: %s", cause);
-			free(cause);
-			cause = NULL;
-			status = "failed";
-			exit_code = RB_EXIT_ENV;
-		}
-		json_object_set_new(meta, "samples",
-		    json_integer((json_int_t)sampler.seq));
-		json_object_set_new(meta, "sampler_overruns",
-		    json_integer((json_int_t)sampler.overruns));
-		if (sampler.pageblock_order >= 0)
-			json_object_set_new(meta, "pageblock_order",
-			    json_integer(sampler.pageblock_order));
-		/* Again at the end: sources report what they found. */
-		meta_set_source(meta, &src);
-		meta_set_status(meta, status);
-		if (meta_write(meta, set.out, &cause) != 0) {
-			log_errorx("sample: %s", cause);
-			free(cause);
-			cause = NULL;
-			exit_code = RB_EXIT_ENV;
-		}
+	sample_watch(&ss, &set, tty, &view, &t_s);
+	code = session_finish(&ss, session_signal() != 0 && limited);
+	if (set.out != NULL) {
 		if (!set.quiet && view.nentries > 0) {
 			printf("# last sample, t=%.3fs, source %s\n", t_s,
 			    src.ops->name);
 			region_table_print(stdout, &view, REGION_TABLE_BAR);
 		}
 		printf("%s%s\n", set.quiet ? "" : "results: ", set.out);
-		json_decref(meta);
 	}
 	snapshot_free(&view);
 	json_decref(system);
 	source_close(&src);
 	source_cli_free(&cli);
 	opt_free(sample_options, &set);
-	return (exit_code);
+	return (code);
 }
 
 const struct command_entry cmd_sample_entry = {

@@ -7,9 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +15,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "session.h"
 #include "units.h"
 #include "workload.h"
 
@@ -42,15 +40,6 @@ static const struct opt_def cmd_workload_options[] = {
 	  "(0: never)" },
 	{ .name = NULL }
 };
-
-static volatile sig_atomic_t cmd_workload_signal;
-
-/* Remember a stop request; the main loop passes it on. */
-static void
-cmd_workload_on_signal(int sig)
-{
-	cmd_workload_signal = sig;
-}
 
 /* Print the workload names (for errors and general help). */
 static void
@@ -145,7 +134,6 @@ cmd_workload_exec(int argc, char **argv)
 	const struct workload_desc *desc;
 	struct workload_result res;
 	struct workload_run *run;
-	struct sigaction sa;
 	char *cause = NULL;
 	int rc, first, code;
 
@@ -185,27 +173,12 @@ cmd_workload_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "workload %s: unexpected argument '%s'",
 		    desc->name, argv[1 + first]);
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = cmd_workload_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* The kernel should pick the worker, never this process. */
-	if (geteuid() == 0) {
-		int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-
-		if (fd != -1) {
-			if (write(fd, "-1000", 5) < 0) {
-				/* Without CAP_SYS_RESOURCE: keep going. */
-			}
-			close(fd);
-		}
-	}
+	session_catch_signals(SESSION_SIGHUP);
+	session_protect_from_oom();
 	if ((rc = workload_start(run, &cause)) != 0)
 		die(-rc, "%s", cause);
 	while (!workload_finished(run)) {
-		if (cmd_workload_signal != 0)
+		if (session_signal() != 0)
 			workload_stop(run);
 		if (cs.progress_ns > 0 && workload_measuring(run)) {
 			now = units_now_ns();

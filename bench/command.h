@@ -41,7 +41,9 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(gate) \
 	X(placement) \
 	X(chart) \
-	X(report)
+	X(report) \
+	X(vm) \
+	X(ab)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;
 COMMAND_LIST(COMMAND_EXTERN)

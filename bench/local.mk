@@ -17,11 +17,16 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-gate.c \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
+	bench/cmd-vm.c \
+	bench/cmd-ab.c \
+	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
-	bench/runner.c bench/runner.h \
+	bench/runner.c bench/runner.h bench/runner-int.h \
+	bench/runner-phase.c bench/runner-show.c \
 	bench/sampler.c bench/sampler.h \
+	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
-	bench/suite.c bench/suite.h
+	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
@@ -35,4 +40,8 @@ dist_suites_DATA = \
 	bench/suites/seed.ini \
 	bench/suites/standard.ini \
 	bench/suites/soak.ini
-dist_pkgdata_DATA += bench/suites/gate-rules.ini
+dist_pkgdata_DATA += bench/suites/gate-rules.ini bench/suites/gate-rules-vm.ini
+
+# The init of the guests `regionbench vm` boots (found next to the program
+# in an uninstalled build).
+dist_pkgdata_DATA += bench/vm-init.sh

@@ -1,5 +1,5 @@
 /*
- * Region tables.  Used is present minus free (DESIGN.md section 6); the
+ * Region tables.  Used is present minus free (docs/metrics.md); the
  * bar makes a consolidated layout visible at a glance: full regions at the
  * bottom, empty ones at the top.
  */

@@ -1,5 +1,5 @@
 /*
- * regionbench: one program, subcommands from one table (DESIGN.md
+ * regionbench: one program, subcommands from one table (docs/architecture.md
  * section 7).  This file finds the command by name or unique prefix and
  * runs it; everything else lives in the bench/cmd-*.c files.
  */

@@ -26,6 +26,5 @@ struct runner_settings {
 
 int	 runner_main(const struct suite *suite,
 	     const struct runner_settings *set, struct source_cli *cli);
-void	 runner_catch_signals(void);
 
 #endif

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "procfile.h"
+#include "recording.h"
 #include "sampler.h"
 #include "topology.h"
 #include "units.h"
@@ -41,100 +41,6 @@ sampler_elapsed(const struct sampler *s)
 	return ((double)(units_now_ns() - s->t0_ns) / 1e9);
 }
 
-/* Write one raw file of a recorded sample. */
-static int
-sampler_record_file(const char *dir, const char *name, const char *buf,
-    size_t len, char **cause)
-{
-	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-	    0644);
-	if (fd == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
-		    strerror(errno)));
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return (fail_with(cause, RB_EXIT_ENV,
-			    "%s: write: %s", path, strerror(errno)));
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	close(fd);
-	return (0);
-}
-
-/* Keep the raw text the source read for sample number i. */
-static int
-sampler_record(struct sampler *s, uint64_t i, double t_s, char **cause)
-{
-	struct source *src = s->src;
-	char dir[PATH_MAX], text[64];
-	int rc, n;
-
-	snprintf(dir, sizeof dir, "%s/%04" PRIu64, s->cfg.record_dir, i);
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s", dir,
-		    strerror(errno)));
-	if ((src->files_read & SOURCE_FILE_ZONEINFO) && (rc =
-	    sampler_record_file(dir, "zoneinfo", src->zoneinfo.buf,
-	    src->zoneinfo.len, cause)) != 0)
-		return (rc);
-	if ((src->files_read & SOURCE_FILE_BUDDYINFO) && (rc =
-	    sampler_record_file(dir, "buddyinfo", src->buddyinfo.buf,
-	    src->buddyinfo.len, cause)) != 0)
-		return (rc);
-	if ((src->files_read & SOURCE_FILE_PAGETYPEINFO) && (rc =
-	    sampler_record_file(dir, "pagetypeinfo", src->pagetypeinfo.buf,
-	    src->pagetypeinfo.len, cause)) != 0)
-		return (rc);
-	n = snprintf(text, sizeof text, "%.3f\n", t_s);
-	return (sampler_record_file(dir, "time", text, (size_t)n, cause));
-}
-
-/*
- * Point the source at recorded sample i.  Returns 1 when it exists (and
- * sets its recorded time), 0 at the end of the recording.
- */
-static int
-sampler_replay_next(struct sampler *s, uint64_t i, double *t_s, int *flags,
-    char **cause)
-{
-	struct source *src = s->src;
-	struct procfile pf;
-	char dir[PATH_MAX];
-	char *end;
-	int rc;
-
-	snprintf(dir, sizeof dir, "%s/%04" PRIu64, s->cfg.replay_dir, i);
-	if (access(dir, F_OK) == -1)
-		return (0);
-	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s", dir);
-	*flags = procfile_exists(dir, "pagetypeinfo") ?
-	    SOURCE_READ_PAGETYPE : 0;
-	procfile_init(&pf);
-	rc = procfile_read(&pf, dir, "time", NULL);
-	if (rc == 0) {
-		*t_s = strtod(pf.buf, &end);
-		if (end == pf.buf || (*end != '\n' && *end != '\0') ||
-		    *t_s < 0)
-			rc = -1;
-	}
-	procfile_free(&pf);
-	if (rc != 0)
-		return (fail_with(cause, RB_EXIT_INPUT,
-		    "%s/time: expected the sample time in seconds", dir));
-	return (1);
-}
-
 /* Take one sample: read, record, write rows, publish to readers. */
 static int
 sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
@@ -146,7 +52,8 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	if ((rc = source_read(s->src, &s->work, flags, cause)) != 0)
 		return (rc);
 	if (s->cfg.record_dir != NULL &&
-	    (rc = sampler_record(s, i, t_s, cause)) != 0)
+	    (rc = recording_write_sample(
+	    s->cfg.record_dir, i, s->src, t_s, cause)) != 0)
 		return (rc);
 	with_buddy = s->cfg.buddy_every <= 1 ||
 	    i % (uint64_t)s->cfg.buddy_every == 0;
@@ -184,7 +91,8 @@ sampler_step(struct sampler *s, uint64_t i, const char *event,
 	flags = event != NULL || (s->cfg.pagetype_every > 0 && (i %
 	    (uint64_t)s->cfg.pagetype_every == 0)) ? SOURCE_READ_PAGETYPE : 0;
 	if (s->cfg.replay_dir != NULL) {
-		rc = sampler_replay_next(s, i, &t_s, &flags, cause);
+		rc = recording_read_sample(s->cfg.replay_dir, i, s->src,
+		    &t_s, &flags, cause);
 		if (rc <= 0)
 			return (rc);
 	}
@@ -192,15 +100,62 @@ sampler_step(struct sampler *s, uint64_t i, const char *event,
 	return (rc == 0 ? 1 : rc);
 }
 
+/*
+ * Wait for the next deadline (not in an unpaced replay), a checkpoint
+ * request or a stop.  Returns -1 to stop, 1 for a checkpoint (its event
+ * and detail copied out), 0 when the deadline has come.
+ */
+static int
+sampler_wait_turn(struct sampler *s, uint64_t deadline, char *event,
+    size_t event_len, char *detail, size_t detail_len)
+{
+	struct timespec ts;
+	int turn;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop && !s->now_pending && (s->cfg.replay_dir == NULL ||
+	    s->cfg.replay_paced)) {
+		ts = ns_to_timespec(deadline);
+		if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) ==
+		    ETIMEDOUT)
+			break;
+	}
+	turn = s->stop ? -1 : s->now_pending ? 1 : 0;
+	if (turn == 1) {
+		snprintf(event, event_len, "%s", s->now_event);
+		snprintf(detail, detail_len, "%s", s->now_detail);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return (turn);
+}
+
+/*
+ * A checkpoint: an extra sample with pagetypeinfo, off the regular
+ * deadlines (a replay takes the next recorded snapshot for it); the
+ * requester is woken when it is written.
+ */
+static int
+sampler_checkpoint(struct sampler *s, uint64_t i, const char *event,
+    const char *detail, char **cause)
+{
+	int rc;
+
+	rc = sampler_step(s, i, event, detail, cause);
+	pthread_mutex_lock(&s->lock);
+	s->now_pending = 0;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return (rc);
+}
+
 /* The sampler thread's loop, from sample 1 on. */
 static void *
 sampler_main(void *arg)
 {
 	struct sampler *s = arg;
-	struct timespec ts;
 	uint64_t i, deadline, now, end = 0;
 	char *cause = NULL, event[32], detail[128];
-	int rc = 0, is_now, more;
+	int rc = 0, turn;
 
 	if (s->cfg.cpu >= 0 && s->topology != NULL &&
 	    topology_bind_self(s->topology, s->cfg.cpu, &cause) != 0) {
@@ -211,52 +166,24 @@ sampler_main(void *arg)
 	if (s->cfg.duration_ns > 0)
 		end = s->t0_ns + s->cfg.duration_ns;
 	deadline = s->t0_ns + s->cfg.interval_ns;
-	for (i = 1; ; ) {
-		if (s->cfg.count > 0 && i >= s->cfg.count)
+	for (i = 1; s->cfg.count == 0 || i < s->cfg.count; i++) {
+		turn = sampler_wait_turn(s, deadline, event, sizeof event,
+		    detail, sizeof detail);
+		if (turn < 0)
 			break;
-		pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->now_pending && (s->cfg.replay_dir ==
-		    NULL || s->cfg.replay_paced)) {
-			ts = ns_to_timespec(deadline);
-			if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) ==
-			    ETIMEDOUT)
-				break;
-		}
-		is_now = s->now_pending;
-		if (is_now) {
-			memcpy(event, s->now_event, sizeof event);
-			memcpy(detail, s->now_detail, sizeof detail);
-		}
-		more = !s->stop;
-		pthread_mutex_unlock(&s->lock);
-		if (!more)
-			break;
-		if (is_now) {
-			/*
-			 * A checkpoint: an extra sample with pagetypeinfo, off
-			 * the regular deadlines (a replay takes the next
-			 * recorded snapshot for it).
-			 */
-			rc = sampler_step(s, i, event, detail, &cause);
-			pthread_mutex_lock(&s->lock);
-			s->now_pending = 0;
-			pthread_cond_broadcast(&s->cond);
-			pthread_mutex_unlock(&s->lock);
-			if (rc <= 0)
+		if (turn > 0) {
+			if ((rc = sampler_checkpoint(s, i, event, detail,
+			    &cause)) <= 0)
 				break;
 			rc = 0;
-			i++;
 			continue;
 		}
-		if (s->cfg.count > 0 && i >= s->cfg.count)
-			break;
 		now = units_now_ns();
 		if (end > 0 && now > end + s->cfg.interval_ns / 2)
 			break;
 		if ((rc = sampler_step(s, i, NULL, NULL, &cause)) <= 0)
 			break;
 		rc = 0;
-		i++;
 		deadline += s->cfg.interval_ns;
 		now = units_now_ns();
 		if (now > deadline + s->cfg.interval_ns) {

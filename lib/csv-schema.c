@@ -9,12 +9,12 @@
 
 #include "csv-schema.h"
 
-#define CSV_COLUMN_DEF(id, name, type) { name, type },
-#define CSV_HEADER_PART(id, name, type) "," name
+#define CSV_COLUMN_DEF(id, name, type, t) { name, type },
+#define CSV_HEADER_PART(id, name, type, t) "," name
 
 #define CSV_TABLE_COLUMNS(id, name, columns, opt)			\
 	static const struct csv_column csv_cols_##id[] = {		\
-		columns(CSV_COLUMN_DEF)					\
+		columns(CSV_COLUMN_DEF, id)				\
 	};
 CSV_TABLES(CSV_TABLE_COLUMNS)
 
@@ -22,7 +22,7 @@ CSV_TABLES(CSV_TABLE_COLUMNS)
 #define CSV_TABLE_DEF(id, name, columns, opt)				\
 	[CSV_##id] = {							\
 		.file = name,						\
-		.header = columns(CSV_HEADER_PART) + 1,			\
+		.header = columns(CSV_HEADER_PART, id) + 1,		\
 		.cols = csv_cols_##id,					\
 		.ncols = (int)(sizeof csv_cols_##id /			\
 		    sizeof csv_cols_##id[0]),				\

@@ -5,8 +5,9 @@
  * these names, so a column added here is added to both.  Columns are only
  * ever appended to a table, never renamed (older results keep reading).
  *
- * Each table is an X-macro list X(ID, "name", TYPE); ID becomes the column's
- * index, CSV_<TABLE>_<ID>, in the order the sink writes it.
+ * Each table is an X-macro list X(ID, "name", TYPE, t), with t what the
+ * list was given (the table's ID where an expansion needs it); ID becomes
+ * the column's index, CSV_<TABLE>_<ID>, in the order the sink writes it.
  */
 #ifndef RB_CSV_SCHEMA_H
 #define RB_CSV_SCHEMA_H
@@ -23,82 +24,74 @@ enum csv_type {
 /* A column the reader may do without (written by newer versions only). */
 #define CSV_LATER	0x100
 
-#define CSV_REGIONS_COLUMNS(X)						\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(ZONE,		"zone",			CSV_TEXT)		\
-	X(START_PFN,	"start_pfn",		CSV_INT)		\
-	X(SPANNED,	"spanned_pages",	CSV_INT)		\
-	X(PRESENT,	"present_pages",	CSV_INT)		\
-	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER) \
-	X(ZONE_REGION,	"zone_region",		CSV_INT_OPT | CSV_LATER)
+#define CSV_REGIONS_COLUMNS(X, t)					\
+	X(NODE,		"node",			CSV_INT, t)		\
+	X(REGION,	"region",		CSV_INT, t)		\
+	X(ZONE,		"zone",			CSV_TEXT, t)		\
+	X(START_PFN,	"start_pfn",		CSV_INT, t)		\
+	X(SPANNED,	"spanned_pages",	CSV_INT, t)		\
+	X(PRESENT,	"present_pages",	CSV_INT, t)		\
+	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER, t) \
+	X(ZONE_REGION,	"zone_region",		CSV_INT_OPT | CSV_LATER, t)
 
-#define CSV_SAMPLES_COLUMNS(X)						\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(ZONE,		"zone",			CSV_TEXT)		\
-	X(PRESENT,	"present_pages",	CSV_INT)		\
-	X(FREE,		"free_pages",		CSV_INT)		\
-	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER) \
-	X(ANON,		"anon_pages",		CSV_INT_OPT | CSV_LATER) \
-	X(FILE,		"file_pages",		CSV_INT_OPT | CSV_LATER) \
-	X(SLAB,		"slab_pages",		CSV_INT_OPT | CSV_LATER) \
-	X(PGTABLE,	"pgtable_pages",	CSV_INT_OPT | CSV_LATER) \
-	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER)
+/* The columns every per-sample table of regions starts with. */
+#define CSV_SAMPLE_KEY_COLUMNS(X, t)					\
+	X(T,		"t_s",			CSV_REAL, t)		\
+	X(PHASE,	"phase",		CSV_TEXT, t)		\
+	X(NODE,		"node",			CSV_INT, t)		\
+	X(REGION,	"region",		CSV_INT, t)		\
+	X(ZONE,		"zone",			CSV_TEXT, t)
 
-#define CSV_BUDDY_COLUMNS(X)						\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(ZONE,		"zone",			CSV_TEXT)		\
-	X(ORDER,	"order",		CSV_INT)		\
-	X(FREE_BLOCKS,	"free_blocks",		CSV_INT)
+#define CSV_SAMPLES_COLUMNS(X, t)					\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
+	X(PRESENT,	"present_pages",	CSV_INT, t)		\
+	X(FREE,		"free_pages",		CSV_INT, t)		\
+	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER, t) \
+	X(ANON,		"anon_pages",		CSV_INT_OPT | CSV_LATER, t) \
+	X(FILE,		"file_pages",		CSV_INT_OPT | CSV_LATER, t) \
+	X(SLAB,		"slab_pages",		CSV_INT_OPT | CSV_LATER, t) \
+	X(PGTABLE,	"pgtable_pages",	CSV_INT_OPT | CSV_LATER, t) \
+	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t)
 
-#define CSV_PAGETYPE_COLUMNS(X)						\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(ZONE,		"zone",			CSV_TEXT)		\
-	X(MIGRATETYPE,	"migratetype",		CSV_TEXT)		\
-	X(ORDER,	"order",		CSV_INT)		\
-	X(FREE_BLOCKS,	"free_blocks",		CSV_INT)		\
-	X(CAPPED,	"capped",		CSV_INT | CSV_LATER)
+#define CSV_BUDDY_COLUMNS(X, t)						\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
+	X(ORDER,	"order",		CSV_INT, t)		\
+	X(FREE_BLOCKS,	"free_blocks",		CSV_INT, t)
 
-#define CSV_PAGEBLOCKS_COLUMNS(X)					\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(ZONE,		"zone",			CSV_TEXT)		\
-	X(MIGRATETYPE,	"migratetype",		CSV_TEXT)		\
-	X(BLOCKS,	"blocks",		CSV_INT)
+#define CSV_PAGETYPE_COLUMNS(X, t)					\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
+	X(MIGRATETYPE,	"migratetype",		CSV_TEXT, t)		\
+	X(ORDER,	"order",		CSV_INT, t)		\
+	X(FREE_BLOCKS,	"free_blocks",		CSV_INT, t)		\
+	X(CAPPED,	"capped",		CSV_INT | CSV_LATER, t)
 
-#define CSV_PLACEMENT_COLUMNS(X)					\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(WORKLOAD,	"workload",		CSV_TEXT)		\
-	X(PID,		"pid",			CSV_INT)		\
-	X(NODE,		"node",			CSV_INT)		\
-	X(REGION,	"region",		CSV_INT)		\
-	X(PAGES,	"pages",		CSV_INT)
+#define CSV_PAGEBLOCKS_COLUMNS(X, t)					\
+	CSV_SAMPLE_KEY_COLUMNS(X, t)					\
+	X(MIGRATETYPE,	"migratetype",		CSV_TEXT, t)		\
+	X(BLOCKS,	"blocks",		CSV_INT, t)
 
-#define CSV_WORKLOADS_COLUMNS(X)					\
-	X(PHASE,	"phase",		CSV_TEXT)		\
-	X(WORKLOAD,	"workload",		CSV_TEXT)		\
-	X(THREAD,	"thread",		CSV_TEXT)		\
-	X(METRIC,	"metric",		CSV_TEXT)		\
-	X(VALUE,	"value",		CSV_REAL_OPT)		\
-	X(UNIT,		"unit",			CSV_TEXT)
+#define CSV_PLACEMENT_COLUMNS(X, t)					\
+	X(T,		"t_s",			CSV_REAL, t)		\
+	X(PHASE,	"phase",		CSV_TEXT, t)		\
+	X(WORKLOAD,	"workload",		CSV_TEXT, t)		\
+	X(PID,		"pid",			CSV_INT, t)		\
+	X(NODE,		"node",			CSV_INT, t)		\
+	X(REGION,	"region",		CSV_INT, t)		\
+	X(PAGES,	"pages",		CSV_INT, t)
 
-#define CSV_EVENTS_COLUMNS(X)						\
-	X(T,		"t_s",			CSV_REAL)		\
-	X(EVENT,	"event",		CSV_TEXT)		\
-	X(DETAIL,	"detail",		CSV_TEXT)		\
-	X(PHASE,	"phase",		CSV_TEXT | CSV_LATER)
+#define CSV_WORKLOADS_COLUMNS(X, t)					\
+	X(PHASE,	"phase",		CSV_TEXT, t)		\
+	X(WORKLOAD,	"workload",		CSV_TEXT, t)		\
+	X(THREAD,	"thread",		CSV_TEXT, t)		\
+	X(METRIC,	"metric",		CSV_TEXT, t)		\
+	X(VALUE,	"value",		CSV_REAL_OPT, t)	\
+	X(UNIT,		"unit",			CSV_TEXT, t)
+
+#define CSV_EVENTS_COLUMNS(X, t)					\
+	X(T,		"t_s",			CSV_REAL, t)		\
+	X(EVENT,	"event",		CSV_TEXT, t)		\
+	X(DETAIL,	"detail",		CSV_TEXT, t)		\
+	X(PHASE,	"phase",		CSV_TEXT | CSV_LATER, t)
 
 /*
  * Every table: X(ID, "file.csv", COLUMNS, may_be_absent).  Only regions.csv
@@ -122,40 +115,12 @@ enum csv_table {
 };
 
 /* Column indexes: CSV_REGIONS_NODE, CSV_SAMPLES_T, ... */
-#define CSV_COLUMN_ENUM(table, id, name, type) CSV_##table##_##id,
-#define CSV_COLUMN_ENUM_REGIONS(id, name, type)				\
-	CSV_COLUMN_ENUM(REGIONS, id, name, type)
-#define CSV_COLUMN_ENUM_SAMPLES(id, name, type)				\
-	CSV_COLUMN_ENUM(SAMPLES, id, name, type)
-#define CSV_COLUMN_ENUM_BUDDY(id, name, type)				\
-	CSV_COLUMN_ENUM(BUDDY, id, name, type)
-#define CSV_COLUMN_ENUM_PAGETYPE(id, name, type)			\
-	CSV_COLUMN_ENUM(PAGETYPE, id, name, type)
-#define CSV_COLUMN_ENUM_PAGEBLOCKS(id, name, type)			\
-	CSV_COLUMN_ENUM(PAGEBLOCKS, id, name, type)
-#define CSV_COLUMN_ENUM_PLACEMENT(id, name, type)			\
-	CSV_COLUMN_ENUM(PLACEMENT, id, name, type)
-#define CSV_COLUMN_ENUM_WORKLOADS(id, name, type)			\
-	CSV_COLUMN_ENUM(WORKLOADS, id, name, type)
-#define CSV_COLUMN_ENUM_EVENTS(id, name, type)				\
-	CSV_COLUMN_ENUM(EVENTS, id, name, type)
-enum { CSV_REGIONS_COLUMNS(CSV_COLUMN_ENUM_REGIONS) CSV_REGIONS_NCOLS };
-enum { CSV_SAMPLES_COLUMNS(CSV_COLUMN_ENUM_SAMPLES) CSV_SAMPLES_NCOLS };
-enum { CSV_BUDDY_COLUMNS(CSV_COLUMN_ENUM_BUDDY) CSV_BUDDY_NCOLS };
-enum { CSV_PAGETYPE_COLUMNS(CSV_COLUMN_ENUM_PAGETYPE) CSV_PAGETYPE_NCOLS };
-enum {
-	CSV_PAGEBLOCKS_COLUMNS(CSV_COLUMN_ENUM_PAGEBLOCKS)
-	CSV_PAGEBLOCKS_NCOLS
-};
-enum {
-	CSV_PLACEMENT_COLUMNS(CSV_COLUMN_ENUM_PLACEMENT)
-	CSV_PLACEMENT_NCOLS
-};
-enum {
-	CSV_WORKLOADS_COLUMNS(CSV_COLUMN_ENUM_WORKLOADS)
-	CSV_WORKLOADS_NCOLS
-};
-enum { CSV_EVENTS_COLUMNS(CSV_COLUMN_ENUM_EVENTS) CSV_EVENTS_NCOLS };
+#define CSV_COLUMN_ENUM(id, name, type, t) CSV_##t##_##id,
+#define CSV_TABLE_COLUMN_ENUM(id, file, columns, opt)			\
+	enum { columns(CSV_COLUMN_ENUM, id) CSV_##id##_NCOLS };
+CSV_TABLES(CSV_TABLE_COLUMN_ENUM)
+#undef CSV_TABLE_COLUMN_ENUM
+#undef CSV_COLUMN_ENUM
 
 /* One column of a table. */
 struct csv_column {

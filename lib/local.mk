@@ -21,11 +21,17 @@ lib_librb_a_SOURCES = \
 	lib/src-patched.c \
 	lib/src-sorted-buddy.c \
 	lib/src-zone.c \
-	lib/region-map.c lib/region-map.h \
+	lib/region-map.c lib/region-map.h lib/region-map-private.h \
+	lib/region-map-sysfs.c lib/region-map-file.c \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
-	lib/placement.c lib/placement.h \
+	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
+	lib/src-kpageflags-check.c \
+	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
-	lib/sink-csv.c lib/sink-csv.h
+	lib/sink-csv.c lib/sink-csv.h \
+	lib/vm.c lib/vm.h \
+	lib/vm-image.c \
+	lib/vm-ab.c

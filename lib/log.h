@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Exit codes of the program (DESIGN.md section 7). */
+/* Exit codes of the program (docs/architecture.md section 7). */
 enum rb_exit {
 	RB_EXIT_OK = 0,
 	RB_EXIT_FAIL = 1,	/* gate found a regression, verify found damage */

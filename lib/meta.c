@@ -54,7 +54,32 @@ meta_file_line(const char *root, const char *name)
 	return (v != NULL ? v : json_null());
 }
 
-/* Gather host, kernel, page size, topology and vm settings. */
+/*
+ * Inside a guest of `regionbench vm`: the boot's facts (kernel image,
+ * boot arguments, memory, nodes, accelerator) from the "guest" object of
+ * the file $REGIONBENCH_VM_FACTS names.  NULL elsewhere.
+ */
+static json_t *
+meta_guest(void)
+{
+	const char *path = getenv("REGIONBENCH_VM_FACTS");
+	json_t *facts, *guest;
+
+	if (path == NULL || *path == '\0')
+		return (NULL);
+	if ((facts = json_load_file(path, 0, NULL)) == NULL)
+		return (NULL);
+	guest = json_object_get(facts, "guest");
+	if (guest != NULL && json_is_object(guest))
+		json_incref(guest);
+	else
+		guest = NULL;
+	json_decref(facts);
+	return (guest);
+}
+
+/* Gather host, kernel, page size, topology, vm settings and, in a guest
+ * of `regionbench vm`, the boot's facts. */
 json_t *
 meta_system(const char *proc_root)
 {
@@ -67,7 +92,7 @@ meta_system(const char *proc_root)
 	};
 	struct topology topo;
 	struct utsname u;
-	json_t *sys = json_object(), *vm = json_object(), *kernel;
+	json_t *sys = json_object(), *vm = json_object(), *kernel, *guest;
 	char path[64], host[256] = "unknown";
 	int i;
 
@@ -78,6 +103,9 @@ meta_system(const char *proc_root)
 	    "version", u.version, "machine", u.machine);
 	json_object_set_new(kernel, "cmdline", meta_file_line(proc_root,
 	    "cmdline"));
+	/* Which boot: repeats within one boot are not independent. */
+	json_object_set_new(kernel, "boot_id", meta_file_line(proc_root,
+	    "sys/kernel/random/boot_id"));
 	json_object_set_new(sys, "kernel", kernel);
 	json_object_set_new(sys, "page_size",
 	    json_integer(sysconf(_SC_PAGESIZE)));
@@ -97,6 +125,8 @@ meta_system(const char *proc_root)
 		    path));
 	}
 	json_object_set_new(sys, "vm", vm);
+	if ((guest = meta_guest()) != NULL)
+		json_object_set_new(sys, "guest", guest);
 	return (sys);
 }
 

@@ -1,6 +1,6 @@
 /*
  * meta.json: everything needed to interpret a results directory later on
- * another machine (DESIGN.md section 5).  Written atomically each time it
+ * another machine (docs/csv-schema.md).  Written atomically each time it
  * changes, so a killed run still has a valid one that says "running".
  */
 #ifndef RB_META_H

@@ -128,51 +128,79 @@ opt_set_double(const struct opt_def *def, double *field, const char *value,
 	return (0);
 }
 
-/* Parse one value for one option into the settings. */
-int
-opt_set_value(const struct opt_def *def, void *settings, const char *value,
+/* rc of a number option, with units.c's reason (why) as the cause. */
+static int
+opt_number_fail(const struct opt_def *def, int rc, char *why, char **cause)
+{
+	if (why != NULL) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--%s: %s", def->name,
+		    why);
+		free(why);
+	}
+	return (rc);
+}
+
+/* A flag's value: yes/no and their synonyms (none given: yes). */
+static int
+opt_set_flag(const struct opt_def *def, int *field, const char *value,
     char **cause)
 {
-	void *field = opt_field(def, settings);
+	if (value == NULL || strcmp(value, "1") == 0 ||
+	    strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 ||
+	    strcmp(value, "on") == 0)
+		*field = 1;
+	else if (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
+	    strcmp(value, "false") == 0 || strcmp(value, "off") == 0)
+		*field = 0;
+	else
+		return (fail_with(cause, RB_EXIT_INPUT, "--%s takes yes or no, "
+		    "not '%s'", def->name, value));
+	return (0);
+}
+
+/* One of an enum's choices, stored as its index. */
+static int
+opt_set_enum(const struct opt_def *def, int *field, const char *value,
+    char **cause)
+{
+	char list_text[512] = "";
+	int i;
+
+	for (i = 0; def->choices[i] != NULL; i++) {
+		if (strcmp(def->choices[i], value) == 0) {
+			*field = i;
+			return (0);
+		}
+	}
+	for (i = 0; def->choices[i] != NULL; i++) {
+		if (i > 0)
+			strncat(list_text, ", ", sizeof list_text -
+			    strlen(list_text) - 1);
+		strncat(list_text, def->choices[i], sizeof list_text -
+		    strlen(list_text) - 1);
+	}
+	return (fail_with(cause, RB_EXIT_INPUT, "--%s: '%s' is not one of %s",
+	    def->name, value, list_text));
+}
+
+/* An integer, size or duration, parsed by units.c and range-checked. */
+static int
+opt_set_number(const struct opt_def *def, void *field, const char *value,
+    char **cause)
+{
 	struct opt_size size;
-	struct opt_list *list;
 	char *why = NULL;
-	uint64_t u;
+	uint64_t u = 0;
 	long l;
-	int i, rc = 0;
+	int rc = 0;
 
 	switch (def->type) {
-	case OPT_FLAG:
-		if (value == NULL || strcmp(value, "1") == 0 ||
-		    strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 ||
-		    strcmp(value, "on") == 0)
-			*(int *)field = 1;
-		else if (strcmp(value, "0") == 0 || strcmp(value, "no") == 0 ||
-		    strcmp(value, "false") == 0 || strcmp(value, "off") == 0)
-			*(int *)field = 0;
-		else
-			return (fail_with(cause, RB_EXIT_INPUT,
-			    "--%s takes yes or no, not '%s'", def->name,
-			    value));
-		return (0);
 	case OPT_LONG:
 		rc = units_parse_long(value, LONG_MIN, LONG_MAX, &l, &why);
 		if (rc == 0 && (rc = opt_check_range(def, l, value, cause)) ==
 		    0)
 			*(long *)field = l;
-		break;
-	case OPT_U64:
-		rc = units_parse_u64(value, 0, UINT64_MAX, &u, &why);
-		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
-		    cause)) == 0)
-			*(uint64_t *)field = u;
-		break;
-	case OPT_SIZE:
-		rc = units_parse_size(value, &u, &why);
-		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
-		    cause)) == 0)
-			*(uint64_t *)field = u;
-		break;
+		return (opt_number_fail(def, rc, why, cause));
 	case OPT_SIZE_PCT:
 		rc = units_parse_size_pct(value, &size.bytes, &size.pct, &why);
 		if (rc == 0 && size.pct == 0)
@@ -180,13 +208,34 @@ opt_set_value(const struct opt_def *def, void *settings, const char *value,
 			    cause);
 		if (rc == 0)
 			*(struct opt_size *)field = size;
+		return (opt_number_fail(def, rc, why, cause));
+	case OPT_U64:
+		rc = units_parse_u64(value, 0, UINT64_MAX, &u, &why);
 		break;
-	case OPT_DURATION:
+	case OPT_SIZE:
+		rc = units_parse_size(value, &u, &why);
+		break;
+	default:	/* OPT_DURATION */
 		rc = units_parse_duration(value, &u, &why);
-		if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
-		    cause)) == 0)
-			*(uint64_t *)field = u;
 		break;
+	}
+	if (rc == 0 && (rc = opt_check_range(def, (int64_t)u, value,
+	    cause)) == 0)
+		*(uint64_t *)field = u;
+	return (opt_number_fail(def, rc, why, cause));
+}
+
+/* Parse one value for one option into the settings. */
+int
+opt_set_value(const struct opt_def *def, void *settings, const char *value,
+    char **cause)
+{
+	void *field = opt_field(def, settings);
+	struct opt_list *list;
+
+	switch (def->type) {
+	case OPT_FLAG:
+		return (opt_set_flag(def, field, value, cause));
 	case OPT_STRING:
 		if (value == NULL)
 			value = "";
@@ -194,26 +243,7 @@ opt_set_value(const struct opt_def *def, void *settings, const char *value,
 		*(char **)field = xstrdup(value);
 		return (0);
 	case OPT_ENUM:
-		for (i = 0; def->choices[i] != NULL; i++) {
-			if (strcmp(def->choices[i], value) == 0) {
-				*(int *)field = i;
-				return (0);
-			}
-		}
-		{
-			char list_text[512] = "";
-
-			for (i = 0; def->choices[i] != NULL; i++) {
-				if (i > 0)
-					strncat(list_text, ", ", sizeof
-					    list_text - strlen(list_text) - 1);
-				strncat(list_text, def->choices[i], sizeof
-				    list_text - strlen(list_text) - 1);
-			}
-			return (fail_with(cause, RB_EXIT_INPUT,
-			    "--%s: '%s' is not one of %s", def->name, value,
-			    list_text));
-		}
+		return (opt_set_enum(def, field, value, cause));
 	case OPT_DOUBLE:
 		return (opt_set_double(def, field, value, cause));
 	case OPT_LIST:
@@ -221,13 +251,14 @@ opt_set_value(const struct opt_def *def, void *settings, const char *value,
 		list->v = xreallocarray(list->v, list->n + 1, sizeof *list->v);
 		list->v[list->n++] = xstrdup(value);
 		return (0);
+	case OPT_LONG:
+	case OPT_U64:
+	case OPT_SIZE:
+	case OPT_SIZE_PCT:
+	case OPT_DURATION:
+		return (opt_set_number(def, field, value, cause));
 	}
-	if (why != NULL) {
-		rc = fail_with(cause, RB_EXIT_INPUT, "--%s: %s", def->name,
-		    why);
-		free(why);
-	}
-	return (rc);
+	return (0);
 }
 
 /* Apply every default of a table. */
@@ -352,6 +383,12 @@ opt_parse(const struct opt_set *sets, int nsets, int argc, char **argv,
 		if ((rc = opt_set_value(def, sets[which].settings, value,
 		    cause)) != 0)
 			goto out;
+		while (def->type == OPT_LIST && def->multi && eq == NULL &&
+		    i + 1 < argc && argv[i + 1][0] != '-') {
+			if ((rc = opt_set_value(def, sets[which].settings,
+			    argv[++i], cause)) != 0)
+				goto out;
+		}
 	}
 	/* Keep argv[0], then the arguments in order. */
 	for (j = 0; j < nargs; j++)

@@ -50,6 +50,9 @@ struct opt_def {
 	double		 dmin;
 	double		 dmax;
 	int		 dopen;
+	/* OPT_LIST: the arguments after the value up to the next option
+	 * are values too (--baseline a b c). */
+	int		 multi;
 };
 
 /* One table and the settings struct it writes into. */

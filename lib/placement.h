@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "procfile.h"
@@ -48,5 +49,14 @@ uint64_t placement_region_pages(const struct region_map *map,
 	     const struct placement_result *r, int span);
 int	 placement_regions_over(const struct region_map *map,
 	     const struct placement_result *r, double share);
+
+/* placement-print.c */
+void	 placement_print_csv(FILE *f, const struct region_map *map,
+	     const struct placement_result *r);
+void	 placement_print_table(FILE *f, const struct region_map *map,
+	     const struct placement_result *r, double min_share);
+int	 placement_map_build(struct region_map *map,
+	     const struct region_map_config *cfg, const char *proc_root,
+	     char **cause);
 
 #endif

@@ -80,20 +80,31 @@ toolong:
 	    (size_t)(lx->eol - lx->line)));
 }
 
+/* Fail with "PATH:LINE: message" for line lineno, from a va_list. */
+static int
+procfs_lex_vfail(struct procfs_lex *lx, int lineno, const char *fmt,
+    va_list ap)
+{
+	char *msg;
+	int r;
+
+	msg = xvasprintf(fmt, ap);
+	r = fail_with(lx->cause, RB_EXIT_INPUT, "%s:%d: %s", lx->path,
+	    lineno, msg);
+	free(msg);
+	return (r);
+}
+
 /* Fail with "PATH:LINE: message" for a given line. */
 int
 procfs_lex_fail_at(struct procfs_lex *lx, int lineno, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 	int r;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	r = procfs_lex_vfail(lx, lineno, fmt, ap);
 	va_end(ap);
-	r = fail_with(lx->cause, RB_EXIT_INPUT, "%s:%d: %s", lx->path,
-	    lineno, msg);
-	free(msg);
 	return (r);
 }
 
@@ -102,15 +113,11 @@ int
 procfs_lex_fail(struct procfs_lex *lx, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 	int r;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	r = procfs_lex_vfail(lx, lx->lineno == 0 ? 1 : lx->lineno, fmt, ap);
 	va_end(ap);
-	r = fail_with(lx->cause, RB_EXIT_INPUT, "%s:%d: %s", lx->path,
-	    lx->lineno == 0 ? 1 : lx->lineno, msg);
-	free(msg);
 	return (r);
 }
 

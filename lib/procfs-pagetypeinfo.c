@@ -145,17 +145,73 @@ pagetypeinfo_block_header(struct pagetypeinfo_parse *pp,
 	return (0);
 }
 
+/*
+ * The counts of a row, as many as the header at line header_line named
+ * (want): free block counts may be capped ('>' before a count: bit n of
+ * *capped), pageblock counts (capped NULL) may not.  *nonzero ORs them.
+ */
+static int
+pagetypeinfo_counts(struct pagetypeinfo_parse *pp, uint64_t *counts,
+    int want, int header_line, uint32_t *capped, const char *what,
+    uint64_t *nonzero)
+{
+	struct procfs_lex *lx = &pp->lx;
+	int n = 0, r;
+
+	while (!procfs_lex_at_eol(lx)) {
+		if (n == want)
+			return (procfs_lex_fail(lx, "expected %d counts like "
+			    "the header at line %d, found more", want,
+			    header_line));
+		if (capped != NULL && *lx->p == '>') {
+			*capped |= 1u << n;
+			lx->p++;
+		}
+		if ((r = procfs_lex_u64(lx, &counts[n], what)) != 0)
+			return (r);
+		*nonzero |= counts[n];
+		n++;
+	}
+	if (n != want)
+		return (procfs_lex_fail(lx, "expected %d counts like the "
+		    "header at line %d, found %d", want, header_line, n));
+	return (0);
+}
+
+/*
+ * The entry a row of (node, region or sorted-buddy sb_region, zone) fills
+ * in, or NULL: the zone totals of a sorted-buddy kernel (its regions
+ * follow), or a key zoneinfo lacks (a warning unless all counts are 0).
+ */
+static struct snap_entry *
+pagetypeinfo_row_entry(struct pagetypeinfo_parse *pp, int node, int region,
+    int sb_region, const char *zone, uint64_t nonzero)
+{
+	struct snapshot *snap = pp->snap;
+	struct snap_entry *e;
+	char key[64];
+
+	if (snap->format == SNAP_FORMAT_SORTED_BUDDY && sb_region < 0)
+		return (NULL);
+	if (sb_region >= 0)
+		region = sb_region;
+	e = procfs_lookup(snap, &pp->hint, node, region, zone);
+	if (e == NULL && nonzero != 0)
+		snapshot_warn(snap, "pagetypeinfo has %s, zoneinfo does not",
+		    procfs_key_str(key, sizeof key, node, region, zone));
+	return (e);
+}
+
 /* "Node N, [Region R,] zone Z, type T c0 c1 ..." (or ", R  n T"). */
 static int
 pagetypeinfo_free_row(struct pagetypeinfo_parse *pp)
 {
 	struct procfs_lex *lx = &pp->lx;
-	struct snapshot *snap = pp->snap;
 	struct snap_entry *e;
 	uint64_t counts[SNAP_MAX_ORDERS], nonzero = 0;
 	uint32_t capped = 0;
-	int kind, node, region, sb_region, n = 0, mt, r;
-	char zone[SNAP_NAME_LEN], name[SNAP_NAME_LEN], key[64];
+	int kind, node, region, sb_region, mt, r;
+	char zone[SNAP_NAME_LEN], name[SNAP_NAME_LEN];
 
 	if ((kind = procfs_lex_key(lx, &node, &region, zone)) < 0)
 		return (kind);
@@ -169,44 +225,19 @@ pagetypeinfo_free_row(struct pagetypeinfo_parse *pp)
 	else if (sb_region < 0)
 		return (procfs_lex_expect(lx, "'type' or 'R<region>'"));
 	if ((r = pagetypeinfo_format(pp, kind, sb_region >= 0)) != 0 ||
-	    (r = procfs_lex_name(lx, name, "a migratetype name")) != 0)
+	    (r = procfs_lex_name(lx, name, "a migratetype name")) != 0 ||
+	    (r = pagetypeinfo_counts(pp, counts, pp->ncols, pp->ncols_line,
+	    &capped, "a free block count", &nonzero)) != 0)
 		return (r);
-	while (!procfs_lex_at_eol(lx)) {
-		if (n == pp->ncols)
-			return (procfs_lex_fail(lx, "expected %d counts like "
-			    "the header at line %d, found more", pp->ncols,
-			    pp->ncols_line));
-		if (*lx->p == '>') {
-			capped |= 1u << n;
-			lx->p++;
-		}
-		if ((r = procfs_lex_u64(lx, &counts[n],
-		    "a free block count")) != 0)
-			return (r);
-		nonzero |= counts[n];
-		n++;
-	}
-	if (n != pp->ncols)
-		return (procfs_lex_fail(lx, "expected %d counts like the "
-		    "header at line %d, found %d", pp->ncols, pp->ncols_line,
-		    n));
-	if ((mt = snapshot_mtype(snap, name)) < 0)
+	if ((mt = snapshot_mtype(pp->snap, name)) < 0)
 		return (procfs_lex_fail(lx, "expected at most %d "
 		    "migratetypes, found '%s' beyond them", SNAP_MAX_MTYPES,
 		    name));
 	pp->nfree_rows++;
-	if (snap->format == SNAP_FORMAT_SORTED_BUDDY && sb_region < 0)
-		return (0);	/* zone totals; the regions follow */
-	if (sb_region >= 0)
-		region = sb_region;
-	if ((e = procfs_lookup(snap, &pp->hint, node, region, zone)) == NULL) {
-		if (nonzero != 0)
-			snapshot_warn(snap, "pagetypeinfo has %s, zoneinfo "
-			    "does not", procfs_key_str(key, sizeof key, node,
-			    region, zone));
+	if ((e = pagetypeinfo_row_entry(pp, node, region, sb_region, zone,
+	    nonzero)) == NULL)
 		return (0);
-	}
-	memcpy(e->mt_free[mt], counts, n * sizeof counts[0]);
+	memcpy(e->mt_free[mt], counts, pp->ncols * sizeof counts[0]);
 	e->mt_capped[mt] = capped;
 	e->has_mt_free = 1;
 	return (0);
@@ -217,43 +248,22 @@ static int
 pagetypeinfo_block_row(struct pagetypeinfo_parse *pp)
 {
 	struct procfs_lex *lx = &pp->lx;
-	struct snapshot *snap = pp->snap;
 	struct snap_entry *e;
 	uint64_t counts[SNAP_MAX_MTYPES], nonzero = 0;
-	int kind, node, region, sb_region, n = 0, i, r;
-	char zone[SNAP_NAME_LEN], key[64];
+	int kind, node, region, sb_region, i, r;
+	char zone[SNAP_NAME_LEN];
 
 	if ((kind = procfs_lex_key(lx, &node, &region, zone)) < 0)
 		return (kind);
 	if ((r = pagetypeinfo_region_col(pp, &sb_region)) != 0 ||
-	    (r = pagetypeinfo_format(pp, kind, sb_region >= 0)) != 0)
+	    (r = pagetypeinfo_format(pp, kind, sb_region >= 0)) != 0 ||
+	    (r = pagetypeinfo_counts(pp, counts, pp->nmap, pp->map_line, NULL,
+	    "a pageblock count", &nonzero)) != 0)
 		return (r);
-	while (!procfs_lex_at_eol(lx)) {
-		if (n == pp->nmap)
-			return (procfs_lex_fail(lx, "expected %d counts like "
-			    "the header at line %d, found more", pp->nmap,
-			    pp->map_line));
-		if ((r = procfs_lex_u64(lx, &counts[n],
-		    "a pageblock count")) != 0)
-			return (r);
-		nonzero |= counts[n];
-		n++;
-	}
-	if (n != pp->nmap)
-		return (procfs_lex_fail(lx, "expected %d counts like the "
-		    "header at line %d, found %d", pp->nmap, pp->map_line, n));
-	if (snap->format == SNAP_FORMAT_SORTED_BUDDY && sb_region < 0)
+	if ((e = pagetypeinfo_row_entry(pp, node, region, sb_region, zone,
+	    nonzero)) == NULL)
 		return (0);
-	if (sb_region >= 0)
-		region = sb_region;
-	if ((e = procfs_lookup(snap, &pp->hint, node, region, zone)) == NULL) {
-		if (nonzero != 0)
-			snapshot_warn(snap, "pagetypeinfo has %s, zoneinfo "
-			    "does not", procfs_key_str(key, sizeof key, node,
-			    region, zone));
-		return (0);
-	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < pp->nmap; i++)
 		e->mt_blocks[pp->map[i]] = counts[i];
 	e->has_mt_blocks = 1;
 	return (0);

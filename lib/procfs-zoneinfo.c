@@ -252,14 +252,70 @@ zoneinfo_sorted(struct zoneinfo_parse *zp)
 	return (0);
 }
 
+/* "pages free N", "pages spanned N" (v1), "present N", "per-node stats". */
+static int
+zoneinfo_p_line(struct zoneinfo_parse *zp)
+{
+	struct procfs_lex *lx = &zp->lx;
+	struct zoneinfo_block *b = &zp->b;
+
+	if (PROCFS_IS(lx, "pages")) {
+		if (procfs_lex_word(lx, "free"))
+			return (zoneinfo_value(zp, &b->free,
+			    "free pages after 'pages free'"));
+		if (b->v1_open && procfs_lex_word(lx, "spanned"))
+			return (zoneinfo_value(zp, &b->v1_spanned,
+			    "a page count after 'pages spanned'"));
+		return (0);
+	}
+	if (PROCFS_IS(lx, "present"))
+		return (zoneinfo_value(zp, b->v1_open ? &b->v1_present :
+		    &b->present, "a page count after 'present'"));
+	if (PROCFS_IS(lx, "per-node"))
+		b->in_node_stats = 1;
+	return (0);
+}
+
+/* Add the value of a line to a sum over the zone's per-CPU lines. */
+static int
+zoneinfo_sum(struct zoneinfo_parse *zp, uint64_t *sum, const char *what)
+{
+	uint64_t v;
+	int r;
+
+	if ((r = zoneinfo_value(zp, &v, what)) != 0)
+		return (r);
+	*sum += v;
+	return (0);
+}
+
+/* "Zone mem region N" opens a v1 region table; another "Zone..." ends it. */
+static int
+zoneinfo_zone_line(struct zoneinfo_parse *zp)
+{
+	struct procfs_lex *lx = &zp->lx;
+	struct zoneinfo_block *b = &zp->b;
+	int r;
+
+	if (!procfs_lex_word(lx, "mem") || !procfs_lex_word(lx, "region"))
+		return (zoneinfo_v1_close(zp));
+	if ((r = zoneinfo_sorted(zp)) != 0 ||
+	    (r = zoneinfo_v1_close(zp)) != 0 ||
+	    (r = procfs_lex_index(lx, PROCFS_MAX_REGION, &b->v1_region,
+	    "a region number")) != 0)
+		return (r);
+	b->v1_open = 1;
+	b->v1_spanned = SNAP_UNKNOWN;
+	b->v1_present = b->v1_free = SNAP_UNKNOWN;
+	return (0);
+}
+
 /* One line inside a zone block, recognised by its leading key. */
 static int
 zoneinfo_line(struct zoneinfo_parse *zp)
 {
 	struct procfs_lex *lx = &zp->lx;
 	struct zoneinfo_block *b = &zp->b;
-	uint64_t v;
-	int r;
 
 	procfs_lex_blank(lx);
 	if (lx->p == lx->eol)
@@ -275,22 +331,7 @@ zoneinfo_line(struct zoneinfo_parse *zp)
 	}
 	switch (*lx->p) {
 	case 'p':
-		if (PROCFS_IS(lx, "pages")) {
-			if (procfs_lex_word(lx, "free"))
-				return (zoneinfo_value(zp, &b->free,
-				    "free pages after 'pages free'"));
-			if (b->v1_open && procfs_lex_word(lx, "spanned"))
-				return (zoneinfo_value(zp, &b->v1_spanned,
-				    "a page count after 'pages spanned'"));
-			return (0);
-		}
-		if (PROCFS_IS(lx, "present"))
-			return (zoneinfo_value(zp, b->v1_open ?
-			    &b->v1_present : &b->present,
-			    "a page count after 'present'"));
-		if (PROCFS_IS(lx, "per-node"))
-			b->in_node_stats = 1;
-		return (0);
+		return (zoneinfo_p_line(zp));
 	case 's':
 		if (PROCFS_IS(lx, "spanned"))
 			return (zoneinfo_value(zp, &b->spanned,
@@ -305,22 +346,16 @@ zoneinfo_line(struct zoneinfo_parse *zp)
 			    "a page count after 'managed'"));
 		return (0);
 	case 'c':
-		if (PROCFS_IS(lx, "count:")) {
-			if ((r = zoneinfo_value(zp, &v,
-			    "a page count after 'count:'")) != 0)
-				return (r);
-			b->pcp += v;
-		}
+		if (PROCFS_IS(lx, "count:"))
+			return (zoneinfo_sum(zp, &b->pcp,
+			    "a page count after 'count:'"));
 		return (0);
 	case 'v':
 		/* Per-CPU counter deltas make pages free lag by this much. */
 		if (PROCFS_IS(lx, "vm") && procfs_lex_word(lx, "stats") &&
-		    procfs_lex_word(lx, "threshold:")) {
-			if ((r = zoneinfo_value(zp, &v,
-			    "a count after 'vm stats threshold:'")) != 0)
-				return (r);
-			b->stat_slack += v;
-		}
+		    procfs_lex_word(lx, "threshold:"))
+			return (zoneinfo_sum(zp, &b->stat_slack,
+			    "a count after 'vm stats threshold:'"));
 		return (0);
 	case 'f':
 		if (b->v1_open && PROCFS_IS(lx, "free"))
@@ -336,21 +371,9 @@ zoneinfo_line(struct zoneinfo_parse *zp)
 			return (zoneinfo_region_row(zp));
 		return (0);
 	case 'Z':
-		if (!PROCFS_IS(lx, "Zone"))
-			return (0);
-		if (procfs_lex_word(lx, "mem") &&
-		    procfs_lex_word(lx, "region")) {
-			if ((r = zoneinfo_sorted(zp)) != 0 ||
-			    (r = zoneinfo_v1_close(zp)) != 0 ||
-			    (r = procfs_lex_index(lx, PROCFS_MAX_REGION,
-			    &b->v1_region, "a region number")) != 0)
-				return (r);
-			b->v1_open = 1;
-			b->v1_spanned = SNAP_UNKNOWN;
-			b->v1_present = b->v1_free = SNAP_UNKNOWN;
-			return (0);
-		}
-		return (zoneinfo_v1_close(zp));
+		if (PROCFS_IS(lx, "Zone"))
+			return (zoneinfo_zone_line(zp));
+		return (0);
 	default:
 		return (0);
 	}

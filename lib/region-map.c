@@ -6,10 +6,6 @@
  */
 #include "config.h"
 
-#include <csv.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,204 +13,14 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "region-map.h"
+#include "region-map-private.h"
 #include "units.h"
 
-#define REGION_MAP_SYS_MEMORY	"devices/system/memory"
-#define REGION_MAP_SYS_NODE	"devices/system/node"
 /* Region numbers of /proc on patched kernels go from 0 to 65535. */
 #define REGION_MAP_MAX_REGIONS	65536
-#define REGION_MAP_LINE_MAX	4096
-
-/* Parse state of one --region-map line. */
-struct region_map_row {
-	char		 field[3][64];
-	int		 nfields;
-	int		 too_long;
-	int		 rows;
-};
-
-/* Read a small sysfs file into buf without its trailing newline. */
-static int
-region_map_read_small(const char *path, char *buf, size_t len, char **cause)
-{
-	ssize_t n;
-	int fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		saved = errno;
-		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
-		    strerror(saved)));
-	}
-	do
-		n = read(fd, buf, len - 1);
-	while (n == -1 && errno == EINTR);
-	saved = errno;
-	close(fd);
-	if (n == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: read: %s", path,
-		    strerror(saved)));
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return (0);
-}
-
-/* Read a file holding one hexadecimal number, as sysfs prints them. */
-static int
-region_map_read_hex(const char *path, uint64_t *out, char **cause)
-{
-	char buf[64], *end;
-	int rc;
-
-	if ((rc = region_map_read_small(path, buf, sizeof buf, cause)) != 0)
-		return (rc);
-	errno = 0;
-	*out = strtoull(buf, &end, 16);
-	if (buf[0] == '\0' || buf[0] == '-' || *end != '\0' || errno != 0)
-		return (fail_with(cause, RB_EXIT_INPUT,
-		    "%s:1: expected a hexadecimal number, got '%s'", path,
-		    buf));
-	return (0);
-}
-
-/* Is name "prefix" followed by a decimal number?  Store the number. */
-static int
-region_map_numbered(const char *name, const char *prefix, int *out)
-{
-	size_t len = strlen(prefix);
-	char *end;
-	long v;
-
-	if (strncmp(name, prefix, len) != 0 || name[len] < '0' ||
-	    name[len] > '9')
-		return (0);
-	errno = 0;
-	v = strtol(name + len, &end, 10);
-	if (*end != '\0' || errno != 0 || v > INT32_MAX)
-		return (0);
-	*out = (int)v;
-	return (1);
-}
-
-/* Order blocks by start pfn (qsort callback). */
-static int
-region_map_block_cmp(const void *a, const void *b)
-{
-	const struct region_block *x = a, *y = b;
-
-	if (x->start_pfn != y->start_pfn)
-		return (x->start_pfn < y->start_pfn ? -1 : 1);
-	return (0);
-}
-
-/* Read the state of one block (online or not) and its valid zone. */
-static int
-region_map_block_state(const struct region_map *map, struct region_block *b,
-    char **cause)
-{
-	char path[4096], buf[64];
-	int rc;
-
-	snprintf(path, sizeof path, "%s/%s/memory%d/state", map->sys_root,
-	    REGION_MAP_SYS_MEMORY, b->id);
-	if ((rc = region_map_read_small(path, buf, sizeof buf, cause)) != 0)
-		return (rc);
-	b->online = strcmp(buf, "online") == 0;
-	return (0);
-}
-
-/* Find every memory block linked to a node, with its pfn range. */
-static int
-region_map_read_blocks(struct region_map *map, char **cause)
-{
-	char path[4096], buf[128];
-	struct region_block *b;
-	struct dirent *de, *me;
-	DIR *nd, *md;
-	uint64_t bytes, index;
-	int node, id, cap = 0, rc, i;
-
-	snprintf(path, sizeof path, "%s/%s/block_size_bytes", map->sys_root,
-	    REGION_MAP_SYS_MEMORY);
-	if ((rc = region_map_read_hex(path, &bytes, cause)) != 0)
-		return (rc);
-	if (bytes < map->page_size || bytes % map->page_size != 0)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s:1: block size %#"
-		    PRIx64 " is not a multiple of the page size", path, bytes));
-	map->block_pages = bytes / map->page_size;
-
-	snprintf(path, sizeof path, "%s/%s", map->sys_root,
-	    REGION_MAP_SYS_NODE);
-	if ((nd = opendir(path)) == NULL)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
-		    strerror(errno)));
-	while ((de = readdir(nd)) != NULL) {
-		if (!region_map_numbered(de->d_name, "node", &node))
-			continue;
-		snprintf(path, sizeof path, "%s/%s/%s", map->sys_root,
-		    REGION_MAP_SYS_NODE, de->d_name);
-		if ((md = opendir(path)) == NULL)
-			continue;
-		while ((me = readdir(md)) != NULL) {
-			if (!region_map_numbered(me->d_name, "memory", &id))
-				continue;
-			if (map->nblocks == cap) {
-				cap = cap == 0 ? 64 : cap * 2;
-				map->blocks = xreallocarray(map->blocks, cap,
-				    sizeof *map->blocks);
-			}
-			b = &map->blocks[map->nblocks++];
-			memset(b, 0, sizeof *b);
-			b->id = id;
-			b->node = node;
-			snprintf(path, sizeof path, "%s/%s/memory%d/phys_index",
-			    map->sys_root, REGION_MAP_SYS_MEMORY, id);
-			if ((rc = region_map_read_hex(path, &index,
-			    cause)) != 0 ||
-			    (rc = region_map_block_state(map, b, cause)) != 0) {
-				closedir(md);
-				closedir(nd);
-				return (rc);
-			}
-			if (index > UINT64_MAX / map->block_pages - 1) {
-				closedir(md);
-				closedir(nd);
-				return (fail_with(cause, RB_EXIT_INPUT,
-				    "%s:1: block index %#" PRIx64 " too large",
-				    path, index));
-			}
-			b->start_pfn = index * map->block_pages;
-			b->end_pfn = b->start_pfn + map->block_pages;
-			snprintf(path, sizeof path,
-			    "%s/%s/memory%d/valid_zones", map->sys_root,
-			    REGION_MAP_SYS_MEMORY, id);
-			if (region_map_read_small(path, buf, sizeof buf,
-			    NULL) == 0 && b->online)
-				snprintf(b->valid_zone, sizeof b->valid_zone,
-				    "%.*s", (int)strcspn(buf, " "), buf);
-		}
-		closedir(md);
-	}
-	closedir(nd);
-	if (map->nblocks == 0)
-		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: no node has "
-		    "memory blocks (no memory hotplug sysfs?); use --source "
-		    "zone", map->sys_root, REGION_MAP_SYS_NODE));
-	qsort(map->blocks, map->nblocks, sizeof *map->blocks,
-	    region_map_block_cmp);
-	for (i = 1; i < map->nblocks; i++) {
-		if (map->blocks[i].start_pfn < map->blocks[i - 1].end_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s: "
-			    "memory%d and memory%d overlap", map->sys_root,
-			    REGION_MAP_SYS_MEMORY, map->blocks[i - 1].id,
-			    map->blocks[i].id));
-	}
-	return (0);
-}
 
 /* Index of a node in map->nodes, adding it when new. */
-static int
+int
 region_map_node_index(struct region_map *map, int node, int add)
 {
 	int i;
@@ -251,7 +57,7 @@ region_map_node_spans(struct region_map *map)
 }
 
 /* Append one region. */
-static void
+void
 region_map_add_region(struct region_map *map, int *cap, int node,
     uint64_t start, uint64_t end)
 {
@@ -330,195 +136,6 @@ region_map_cut_blocks(struct region_map *map)
 				    map->blocks[j].end_pfn);
 		}
 	}
-}
-
-/* libcsv field callback for a --region-map line. */
-static void
-region_map_csv_field(void *s, size_t len, void *data)
-{
-	struct region_map_row *row = data;
-
-	if (row->nfields < 3) {
-		if (len >= sizeof row->field[0])
-			row->too_long = 1;
-		snprintf(row->field[row->nfields], sizeof row->field[0], "%s",
-		    s != NULL ? (const char *)s : "");
-	}
-	row->nfields++;
-}
-
-/* libcsv row callback for a --region-map line. */
-static void
-region_map_csv_row(int c, void *data)
-{
-	struct region_map_row *row = data;
-
-	(void)c;
-	row->rows++;
-}
-
-/* Parse a pfn field of a --region-map row (decimal or 0x hex). */
-static int
-region_map_parse_pfn(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
-		return (-1);
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	if (*end != '\0' || errno != 0)
-		return (-1);
-	return (0);
-}
-
-/* Check one --region-map range against the nodes and earlier ranges. */
-static int
-region_map_check_range(struct region_map *map, const char *where, int node,
-    uint64_t start, uint64_t end, char **cause)
-{
-	const struct region_span *r;
-	const struct region_node *n;
-	int ni, i, inside = 0;
-
-	if (start >= end)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: start_pfn %" PRIu64
-		    " is not below end_pfn %" PRIu64, where, start, end));
-	if ((ni = region_map_node_index(map, node, 0)) == -1)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: node %d has no "
-		    "memory", where, node));
-	n = &map->nodes[ni];
-	if (start < n->start_pfn || end > n->end_pfn)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: range %" PRIu64
-		    "-%" PRIu64 " is outside node %d (pfn %" PRIu64 "-%" PRIu64
-		    "): regions must not cross nodes", where, start, end, node,
-		    n->start_pfn, n->end_pfn));
-	for (i = 0; i < map->nblocks; i++) {
-		if (map->blocks[i].node == node &&
-		    map->blocks[i].start_pfn < end &&
-		    map->blocks[i].end_pfn > start)
-			inside = 1;
-	}
-	if (!inside)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: range %" PRIu64
-		    "-%" PRIu64 " holds no memory block of node %d", where,
-		    start, end, node));
-	for (i = 0; i < map->nregions; i++) {
-		r = &map->regions[i];
-		if (r->node == node && start < r->start_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: not "
-			    "sorted: start_pfn %" PRIu64 " comes after node %d "
-			    "region %d at %" PRIu64, where, start, node,
-			    r->region, r->start_pfn));
-		if (start < r->end_pfn && end > r->start_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: range %"
-			    PRIu64 "-%" PRIu64 " overlaps node %d region %d (%"
-			    PRIu64 "-%" PRIu64 ")", where, start, end, r->node,
-			    r->region, r->start_pfn, r->end_pfn));
-	}
-	return (0);
-}
-
-/* Parse one line of a --region-map file and add its region. */
-static int
-region_map_file_line(struct region_map *map, int *cap, const char *line,
-    size_t len, int lineno, char **cause)
-{
-	struct region_map_row row;
-	struct csv_parser parser;
-	char where[4200];
-	uint64_t start, end;
-	long node;
-	char *endp;
-	int rc;
-
-	snprintf(where, sizeof where, "%s:%d", map->file, lineno);
-	memset(&row, 0, sizeof row);
-	if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI |
-	    CSV_APPEND_NULL) != 0)
-		die(RB_EXIT_ENV, "csv_init: out of memory");
-	rc = csv_parse(&parser, line, len, region_map_csv_field,
-	    region_map_csv_row, &row) != len ||
-	    csv_fini(&parser, region_map_csv_field, region_map_csv_row,
-	    &row) != 0;
-	if (rc)
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: bad CSV: %s", where,
-		    csv_strerror(csv_error(&parser)));
-	csv_free(&parser);
-	if (rc != 0)
-		return (rc);
-	if (row.rows == 0)
-		return (0);
-	if (lineno == 1 && row.nfields == 3 &&
-	    strcmp(row.field[0], "node") == 0 &&
-	    strcmp(row.field[1], "start_pfn") == 0 &&
-	    strcmp(row.field[2], "end_pfn") == 0)
-		return (0);
-	if (row.nfields != 3 || row.too_long)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected 3 fields "
-		    "node,start_pfn,end_pfn, got %d", where, row.nfields));
-	errno = 0;
-	node = strtol(row.field[0], &endp, 10);
-	if (row.field[0][0] == '\0' || *endp != '\0' || errno != 0 ||
-	    node < 0 || node > 65535)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected a node "
-		    "number, got '%s'", where, row.field[0]));
-	if (region_map_parse_pfn(row.field[1], &start) != 0)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected a "
-		    "start_pfn, got '%s'", where, row.field[1]));
-	if (region_map_parse_pfn(row.field[2], &end) != 0)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected an "
-		    "end_pfn, got '%s'", where, row.field[2]));
-	if ((rc = region_map_check_range(map, where, (int)node, start, end,
-	    cause)) != 0)
-		return (rc);
-	region_map_add_region(map, cap, (int)node, start, end);
-	return (0);
-}
-
-/* Regions listed in a CSV file of node,start_pfn,end_pfn rows. */
-static int
-region_map_read_file(struct region_map *map, char **cause)
-{
-	char line[REGION_MAP_LINE_MAX];
-	int lineno = 0, cap = 0, rc;
-	size_t len;
-	FILE *f;
-
-	if ((f = fopen(map->file, "r")) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", map->file,
-		    strerror(errno)));
-	while (fgets(line, sizeof line, f) != NULL) {
-		lineno++;
-		len = strlen(line);
-		if (len == sizeof line - 1 && line[len - 1] != '\n') {
-			fclose(f);
-			return (fail_with(cause, RB_EXIT_INPUT, "%s:%d: line "
-			    "longer than %d bytes", map->file, lineno,
-			    REGION_MAP_LINE_MAX));
-		}
-		if (memchr(line, '\0', len) != NULL || len != strlen(line)) {
-			fclose(f);
-			return (fail_with(cause, RB_EXIT_INPUT, "%s:%d: NUL "
-			    "byte", map->file, lineno));
-		}
-		while (len > 0 && (line[len - 1] == '\n' ||
-		    line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (len == 0 || line[0] == '#')
-			continue;
-		if ((rc = region_map_file_line(map, &cap, line, len, lineno,
-		    cause)) != 0) {
-			fclose(f);
-			return (rc);
-		}
-	}
-	fclose(f);
-	if (map->nregions == 0)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s:%d: no regions "
-		    "(expected node,start_pfn,end_pfn rows)", map->file,
-		    lineno));
-	return (0);
 }
 
 /* Index of a zone in the map, or -1. */
@@ -665,6 +282,17 @@ region_map_zone_of(const struct region_map *map, const struct region_block *b,
 	return (best);
 }
 
+/* end, or the first of the edges start and stop that lies in (p, end). */
+static uint64_t
+region_map_clip(uint64_t start, uint64_t stop, uint64_t p, uint64_t end)
+{
+	if (start > p && start < end)
+		end = start;
+	if (stop > p && stop < end)
+		end = stop;
+	return (end);
+}
+
 /* Next pfn after p where the zone of a block may change, or end. */
 static uint64_t
 region_map_next_cut(const struct region_map *map, int node, uint64_t p,
@@ -675,12 +303,8 @@ region_map_next_cut(const struct region_map *map, int node, uint64_t p,
 
 	for (i = 0; i < map->nzones; i++) {
 		z = &map->zones[i];
-		if (z->node != node)
-			continue;
-		if (z->start_pfn > p && z->start_pfn < end)
-			end = z->start_pfn;
-		if (z->end_pfn > p && z->end_pfn < end)
-			end = z->end_pfn;
+		if (z->node == node)
+			end = region_map_clip(z->start_pfn, z->end_pfn, p, end);
 	}
 	return (end);
 }
@@ -758,12 +382,8 @@ region_map_next_region_edge(const struct region_map *map, int node,
 
 	for (i = 0; i < map->nregions; i++) {
 		r = &map->regions[i];
-		if (r->node != node)
-			continue;
-		if (r->start_pfn > p && r->start_pfn < end)
-			end = r->start_pfn;
-		if (r->end_pfn > p && r->end_pfn < end)
-			end = r->end_pfn;
+		if (r->node == node)
+			end = region_map_clip(r->start_pfn, r->end_pfn, p, end);
 	}
 	return (end);
 }
@@ -900,27 +520,6 @@ region_map_free(struct region_map *map)
 	memset(map, 0, sizeof *map);
 }
 
-/*
- * Re-read which blocks are online (memory hotplug, virtio-mem) without
- * allocating; *changed says whether any block changed state.
- */
-int
-region_map_refresh_blocks(struct region_map *map, int *changed, char **cause)
-{
-	int i, was, rc;
-
-	*changed = 0;
-	for (i = 0; i < map->nblocks; i++) {
-		was = map->blocks[i].online;
-		if ((rc = region_map_block_state(map, &map->blocks[i],
-		    cause)) != 0)
-			return (rc);
-		if (was != map->blocks[i].online)
-			(*changed)++;
-	}
-	return (0);
-}
-
 /* The segment holding a pfn, or -1 (hole, outside every zone or region). */
 int
 region_map_seg(const struct region_map *map, uint64_t pfn)
@@ -937,15 +536,6 @@ region_map_seg(const struct region_map *map, uint64_t pfn)
 	if (lo < map->nsegs && map->segs[lo].start_pfn <= pfn)
 		return (lo);
 	return (-1);
-}
-
-/* The key holding a pfn, or -1. */
-int
-region_map_lookup(const struct region_map *map, uint64_t pfn)
-{
-	int s = region_map_seg(map, pfn);
-
-	return (s == -1 ? -1 : map->segs[s].key);
 }
 
 /* How the regions were cut, in words for meta.json and info. */

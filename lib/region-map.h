@@ -115,7 +115,6 @@ void	 region_map_free(struct region_map *map);
 int	 region_map_refresh_blocks(struct region_map *map, int *changed,
 	     char **cause);
 int	 region_map_seg(const struct region_map *map, uint64_t pfn);
-int	 region_map_lookup(const struct region_map *map, uint64_t pfn);
 int	 region_map_zone(const struct region_map *map, int node,
 	     const char *name);
 const char *region_map_mode_name(const struct region_map *map);

@@ -1,5 +1,5 @@
 /*
- * The CSV sink writes a results directory (DESIGN.md section 5): one file
+ * The CSV sink writes a results directory (docs/csv-schema.md): one file
  * per table, header first, whole rows per write, flushed every sample;
  * regions.csv is replaced whole, never appended to.  It knows snapshots
  * and rows, never /proc.

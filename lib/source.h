@@ -1,5 +1,5 @@
 /*
- * Region sources: where region figures come from (DESIGN.md section 4).
+ * Region sources: where figures come from (docs/architecture.md section 4).
  * Every source fills the same snapshot; the sampler, info and the runner
  * only talk to this interface.  Sources know nothing of CSV.
  */

@@ -24,6 +24,18 @@ src_sorted_buddy_probe(struct source *src, char **reason)
 	return (src_procfs_probe(src, SNAP_FORMAT_SORTED_BUDDY, reason));
 }
 
+/* The zone rank of an entry, or -1 when it falls outside the counts. */
+static int
+src_sorted_buddy_rank(const struct snap_entry *e)
+{
+	int rank = snapshot_zone_rank(e->zone);
+
+	if (e->node < 0 || e->node >= RENUMBER_NODES ||
+	    rank >= RENUMBER_ZONES)
+		return (-1);
+	return (rank);
+}
+
 /*
  * Give every (node, zone, kernel region) a region number unique in its
  * node: the zone's offset (regions of the lower zones of that node) plus
@@ -39,18 +51,14 @@ src_sorted_buddy_renumber(struct snapshot *snap)
 	memset(count, 0, sizeof count);
 	for (i = 0; i < snap->nentries; i++) {
 		e = &snap->entries[i];
-		rank = snapshot_zone_rank(e->zone);
-		if (e->node < 0 || e->node >= RENUMBER_NODES ||
-		    rank >= RENUMBER_ZONES)
+		if ((rank = src_sorted_buddy_rank(e)) < 0)
 			continue;
 		if (e->region + 1 > count[e->node][rank])
 			count[e->node][rank] = e->region + 1;
 	}
 	for (i = 0; i < snap->nentries; i++) {
 		e = &snap->entries[i];
-		rank = snapshot_zone_rank(e->zone);
-		if (e->node < 0 || e->node >= RENUMBER_NODES ||
-		    rank >= RENUMBER_ZONES)
+		if ((rank = src_sorted_buddy_rank(e)) < 0)
 			continue;
 		for (offset = 0, r = 0; r < rank; r++)
 			offset += count[e->node][r];

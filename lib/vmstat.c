@@ -17,7 +17,7 @@
  * /proc/meminfo (meminfo 1, values converted from kB to bytes).  Returns
  * how many keys were found.
  */
-int
+static int
 vmstat_parse(const char *text, int meminfo, const char *const *keys,
     size_t nkeys, uint64_t *values)
 {

@@ -20,7 +20,5 @@ int	 vmstat_read(struct procfile *pf, const char *root,
 int	 vmstat_read_meminfo(struct procfile *pf, const char *root,
 	     const char *const *keys, size_t nkeys, uint64_t *bytes,
 	     char **cause);
-int	 vmstat_parse(const char *text, int meminfo, const char *const *keys,
-	     size_t nkeys, uint64_t *values);
 
 #endif

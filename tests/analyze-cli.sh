@@ -1,5 +1,5 @@
 # regionbench analyze on the hand-made results directory
-# tests/data/analyze/basic (figures worked out in tests/t-analyze.c).
+# tests/data/analyze/basic (figures worked out in tests/t-metrics.c).
 . "$top_srcdir/tests/cli-lib.sh"
 
 D="$WORK/basic"

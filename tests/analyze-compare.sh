@@ -1,8 +1,9 @@
 # compare and gate on hand-made groups (tests/analyze-lib.sh): groups that
 # differ, groups that don't, single runs, runs from other machines.
 # p-values: scipy.stats.ttest_ind(equal_var=False) on the twmeans
-# [1.75, 2, 1.75] vs [1, 1, 1.25] gives p = 0.0031256; mannwhitneyu
-# (asymptotic, continuity) gives 0.0722.
+# [1.75, 2, 1.75] vs [1, 1, 1.25] gives p = 0.0031256; the exact
+# Mann-Whitney p is 2/20 = 0.1 (every baseline value above every candidate
+# value: one ordering of the C(6,3) = 20 is as extreme on each side).
 . "$top_srcdir/tests/cli-lib.sh"
 . "$top_srcdir/tests/analyze-lib.sh"
 
@@ -28,7 +29,7 @@ grep '^Amean' "$WORK/out" | grep -q '\*'
 ok $? "no change is marked significant between equal groups"
 
 rb compare "$WORK/vanilla" "$WORK/patched" --test mann-whitney
-expect_out '^p-value +spread_index.twmean +0\.0722' "Mann-Whitney p (scipy 0.0722)"
+expect_out '^p-value +spread_index.twmean +0\.1$' "exact Mann-Whitney p (2/20)"
 
 rb compare "$WORK/vanilla/1" "$WORK/vanilla/2" "$WORK/patched/1" \
     "$WORK/patched/2" --group-by label --format csv
@@ -86,7 +87,7 @@ expect_rc 0 "gate: an equal candidate passes"
 rb gate --baseline "$WORK/patched" --candidate "$WORK/vanilla" \
     --rules "$RULES" --junit "$WORK/fail.xml" --markdown "$WORK/fail.md"
 expect_rc 1 "gate: a worse spread index fails with exit 1"
-expect_out '^FAIL: spread_index.twmean \[run\]: baseline 1.08333 \(n=3\), candidate 1.83333' \
+expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1.08333 \(n=3\), candidate 1.83333' \
     "the failure carries the numbers"
 grep -q ':x: FAIL' "$WORK/fail.md"
 ok $? "markdown marks the failure"
@@ -99,12 +100,13 @@ expect_out '^FAIL: workload.pagetest.throughput' "on the throughput rule"
 expect_out '^pass: spread_index' "while the spread rule passes"
 rb gate --baseline "$WORK/patched/1" --candidate "$WORK/vanilla/1" \
     --rules "$RULES"
-expect_rc 1 "gate: single runs are judged on the threshold alone"
-expect_out 'not testable' "and the message says so"
+expect_rc 2 "gate: single runs are not judged"
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 boot, candidate 1; the rule needs 3 a side' \
+    "and the message says why"
 
 # A workload name that needs escaping in XML and markdown.
-mkgroup "$WORK/esc-a" a h1 "0 0" "100 100"
-mkgroup "$WORK/esc-b" b h1 "0 0" "50 50"
+mkgroup "$WORK/esc-a" a h1 "0 0 0" "100 101 99"
+mkgroup "$WORK/esc-b" b h1 "0 0 0" "50 51 49"
 for d in "$WORK"/esc-*/*; do
 	sed -i 's/pagetest/"a<b\&""c"" | d"/' "$d/workloads.csv"
 done

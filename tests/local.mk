@@ -13,18 +13,28 @@ AM_TESTS_ENVIRONMENT = \
 	export top_srcdir top_builddir REGIONBENCH FIXTURES TESTDATA;
 
 TEST_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS) -I$(top_srcdir)/tests
-TEST_LIBS = bench/libbench.a analyze/libanalyze.a workloads/libworkloads.a \
-	lib/librb.a $(RB_LIBS)
+TEST_ARCHIVES = bench/libbench.a analyze/libanalyze.a \
+	workloads/libworkloads.a lib/librb.a
+TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
 EXTRA_DIST += tests/tap.h tests/cli-lib.sh tests/fixtures tests/data
 
-check_PROGRAMS += tests/t-units
+check_PROGRAMS += tests/t-units tests/t-opt
 tests_t_units_CFLAGS = $(TEST_CFLAGS)
 tests_t_units_SOURCES = tests/t-units.c
 tests_t_units_LDADD = $(TEST_LIBS)
+tests_t_opt_CFLAGS = $(TEST_CFLAGS)
+tests_t_opt_SOURCES = tests/t-opt.c
+tests_t_opt_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-units tests/cli-basics.sh
-EXTRA_DIST += tests/cli-basics.sh
+check_PROGRAMS += tests/t-vmstat
+tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
+tests_t_vmstat_SOURCES = tests/t-vmstat.c
+tests_t_vmstat_LDADD = $(TEST_LIBS)
+
+TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/cli-basics.sh \
+	tests/registries.sh
+EXTRA_DIST += tests/cli-basics.sh tests/registries.sh
 
 
 # ---- procfs: the /proc parsers
@@ -69,7 +79,7 @@ TESTS += tests/sampler-cli.sh
 EXTRA_DIST += tests/sampler-cli.sh
 
 
-# ---- kpageflags
+# ---- kpageflags, the region map and placement
 EXTRA_DIST += tests/kpf-tree.h tests/kpageflags-cli.sh
 
 # Writes the synthetic machine for the shell tests.
@@ -77,13 +87,19 @@ check_PROGRAMS += tests/kpf-mktree
 tests_kpf_mktree_CFLAGS = $(TEST_CFLAGS)
 tests_kpf_mktree_SOURCES = tests/kpf-mktree.c
 
-check_PROGRAMS += tests/t-kpageflags tests/t-kpageflags-live
+check_PROGRAMS += tests/t-kpageflags tests/t-kpageflags-live \
+	tests/t-region-map tests/t-placement
 tests_t_kpageflags_CFLAGS = $(TEST_CFLAGS)
 tests_t_kpageflags_LDADD = $(TEST_LIBS)
 tests_t_kpageflags_live_CFLAGS = $(TEST_CFLAGS)
 tests_t_kpageflags_live_LDADD = $(TEST_LIBS)
+tests_t_region_map_CFLAGS = $(TEST_CFLAGS)
+tests_t_region_map_LDADD = $(TEST_LIBS)
+tests_t_placement_CFLAGS = $(TEST_CFLAGS)
+tests_t_placement_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/kpageflags-cli.sh
+TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/t-region-map \
+	tests/t-placement tests/kpageflags-cli.sh
 
 EXTRA_PROGRAMS += tests/perf-kpageflags
 PERF_BENCHMARKS += tests/perf-kpageflags
@@ -116,18 +132,29 @@ CLEANFILES += tests/perf-workloads
 # ---- analyze
 ANALYZE_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze
 
-check_PROGRAMS += tests/t-stats tests/t-analyze
+check_PROGRAMS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate
 tests_t_stats_CFLAGS = $(ANALYZE_TEST_CFLAGS)
 tests_t_stats_SOURCES = tests/t-stats.c
 tests_t_stats_LDADD = $(TEST_LIBS)
-tests_t_analyze_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_analyze_SOURCES = tests/t-analyze.c
-tests_t_analyze_LDADD = $(TEST_LIBS)
+tests_t_metrics_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_metrics_SOURCES = tests/t-metrics.c
+tests_t_metrics_LDADD = $(TEST_LIBS)
+tests_t_compare_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_compare_SOURCES = tests/t-compare.c tests/fake-runs.h
+tests_t_compare_LDADD = $(TEST_LIBS)
+tests_t_gate_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_gate_SOURCES = tests/t-gate.c tests/fake-runs.h
+tests_t_gate_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-stats tests/t-analyze tests/analyze-cli.sh \
+TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
+	tests/analyze-cli.sh \
 	tests/analyze-compare.sh tests/analyze-malformed.sh
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
+
+# Constant series and rounding-sized changes.
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh
+EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh
 
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze
@@ -183,7 +210,8 @@ FUZZ_CPPFLAGS = $(DEFS) -I$(top_builddir) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/workloads -I$(top_srcdir)/analyze \
 	-I$(top_srcdir)/bench $(RB_CFLAGS)
 FUZZ_LIBSRC = $(lib_librb_a_SOURCES) $(analyze_libanalyze_a_SOURCES) \
-	$(workloads_libworkloads_a_SOURCES) bench/suite.c
+	$(workloads_libworkloads_a_SOURCES) bench/suite.c \
+	bench/suite-find.c bench/suite-check.c
 fuzz: config.h
 	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' \
@@ -208,54 +236,75 @@ EXTRA_DIST += tests/hardening-killpoints.sh \
 	tests/hardening-user.sh
 
 # make check replays the inputs kept under tests/data/hardening/NAME through
-# the same harness code (tests/fuzz/replay-main.c), built normally.
+# the same harness code (tests/fuzz/fuzz-NAME.c and tests/fuzz/replay-main.c),
+# built normally as tests/t-hardening-NAME.  A new harness is one more name
+# in this list; one GNU make static pattern rule below builds them all (the
+# rule's target is a variable, so Automake does not need a stanza each).
+HARDENING_REPLAY = \
+	tests/t-hardening-zoneinfo \
+	tests/t-hardening-buddyinfo \
+	tests/t-hardening-pagetypeinfo \
+	tests/t-hardening-region-map \
+	tests/t-hardening-suite \
+	tests/t-hardening-gate \
+	tests/t-hardening-results
+HARDENING_REPLAY_EXE = $(HARDENING_REPLAY:=$(EXEEXT))
+TESTS += $(HARDENING_REPLAY)
+check_SCRIPTS = $(HARDENING_REPLAY_EXE)
+CLEANFILES += $(HARDENING_REPLAY_EXE)
+EXTRA_DIST += tests/fuzz/replay-main.c tests/fuzz/fuzz-util.h \
+	$(HARDENING_REPLAY:tests/t-hardening-%=tests/fuzz/fuzz-%.c)
 HARDENING_REPLAY_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/fuzz \
 	-I$(top_srcdir)/analyze -I$(top_srcdir)/bench
-check_PROGRAMS += tests/t-hardening-zoneinfo
-tests_t_hardening_zoneinfo_SOURCES = tests/fuzz/fuzz-zoneinfo.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_zoneinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"zoneinfo"'
-tests_t_hardening_zoneinfo_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-zoneinfo
-check_PROGRAMS += tests/t-hardening-buddyinfo
-tests_t_hardening_buddyinfo_SOURCES = tests/fuzz/fuzz-buddyinfo.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_buddyinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"buddyinfo"'
-tests_t_hardening_buddyinfo_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-buddyinfo
-check_PROGRAMS += tests/t-hardening-pagetypeinfo
-tests_t_hardening_pagetypeinfo_SOURCES = tests/fuzz/fuzz-pagetypeinfo.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_pagetypeinfo_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"pagetypeinfo"'
-tests_t_hardening_pagetypeinfo_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-pagetypeinfo
-check_PROGRAMS += tests/t-hardening-region-map
-tests_t_hardening_region_map_SOURCES = tests/fuzz/fuzz-region-map.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_region_map_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"region-map"'
-tests_t_hardening_region_map_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-region-map
-check_PROGRAMS += tests/t-hardening-suite
-tests_t_hardening_suite_SOURCES = tests/fuzz/fuzz-suite.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_suite_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"suite"'
-tests_t_hardening_suite_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-suite
-check_PROGRAMS += tests/t-hardening-gate
-tests_t_hardening_gate_SOURCES = tests/fuzz/fuzz-gate.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_gate_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"gate"'
-tests_t_hardening_gate_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-gate
-check_PROGRAMS += tests/t-hardening-results
-tests_t_hardening_results_SOURCES = tests/fuzz/fuzz-results.c tests/fuzz/replay-main.c \
-	tests/fuzz/fuzz-util.h
-tests_t_hardening_results_CFLAGS = $(HARDENING_REPLAY_CFLAGS) -DFUZZ_NAME='"results"'
-tests_t_hardening_results_LDADD = $(TEST_LIBS)
-TESTS += tests/t-hardening-results
+HARDENING_REPLAY_LINK = $(CCLD) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) \
+	$(AM_CPPFLAGS) $(CPPFLAGS) $(HARDENING_REPLAY_CFLAGS) $(CFLAGS) \
+	$(AM_LDFLAGS) $(LDFLAGS)
+$(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
+	tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c tests/fuzz/fuzz-util.h \
+	tests/tap.h config.h $(TEST_ARCHIVES) tests/$(am__dirstamp)
+	$(AM_V_CCLD)$(HARDENING_REPLAY_LINK) -DFUZZ_NAME='"$*"' -o $@ \
+	    $< $(srcdir)/tests/fuzz/replay-main.c \
+	    $(TEST_LIBS) $(LIBS)
 
 
 # make perf: benchmarks printing key=value ratios (not part of check).
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
 .PHONY: perf
+
+
+# ---- analyze: the summary, the power model, the seed table, the
+# output formats of compare and verify's checks
+check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
+tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_summary_SOURCES = tests/t-summary.c
+tests_t_summary_LDADD = $(TEST_LIBS)
+tests_t_power_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_power_SOURCES = tests/t-power.c
+tests_t_power_LDADD = $(TEST_LIBS)
+tests_t_seed_table_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_seed_table_SOURCES = tests/t-seed-table.c
+tests_t_seed_table_LDADD = $(TEST_LIBS)
+tests_t_compare_output_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_compare_output_SOURCES = tests/t-compare-output.c
+tests_t_compare_output_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/t-compare-output tests/t-verify
+tests_t_verify_CFLAGS = $(ANALYZE_TEST_CFLAGS)
+tests_t_verify_SOURCES = tests/t-verify.c
+tests_t_verify_LDADD = $(TEST_LIBS)
+TESTS += tests/t-summary tests/t-power tests/t-seed-table \
+	tests/t-compare-output tests/t-verify
+
+# ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
+# tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
+# fetch it) and skips without one.
+TESTS += tests/vm-cli.sh tests/vm-boot.sh
+EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
+
+# make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
+# minutes under TCG).  .ci/run runs it after make check.
+EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
+check-vm: bench/regionbench
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
+.PHONY: check-vm

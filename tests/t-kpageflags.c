@@ -1,9 +1,10 @@
 /*
- * The kpageflags source, region maps and placement on the synthetic
- * machine of tests/kpf-tree.h: exact counts per region key for kernels
- * that mark every free page and for kernels that mark only block heads
- * (including the ambiguous case), block regions, --region-map files good
- * and bad, two scan threads, and placement of a process's pages.
+ * The kpageflags source on the synthetic machine of tests/kpf-tree.h:
+ * exact counts per region key for kernels that mark every free page and
+ * for kernels that mark only block heads (including the ambiguous case),
+ * block regions, a partial --region-map, several scan threads, a short
+ * kpageflags file and a machine without one.  The region map itself is
+ * tested in t-region-map.c, placement in t-placement.c.
  */
 #include "config.h"
 
@@ -12,7 +13,6 @@
 
 #include "kpf-tree.h"
 #include "log.h"
-#include "placement.h"
 #include "procfile.h"
 #include "procfs.h"
 #include "region-map.h"
@@ -266,86 +266,6 @@ test_blocks(void)
 	snapshot_free(&snap);
 }
 
-/* Build a region map from the tree with a --region-map file. */
-static int
-map_from_file(const char *text, struct region_map *map, char **cause)
-{
-	struct region_map_config cfg;
-	struct snapshot zones;
-	struct procfile pf;
-	char root[4200], file[4200];
-	int rc;
-
-	snprintf(file, sizeof file, "%s/map.csv", tree_all);
-	kpf_tree_text(tree_all, "map.csv", text);
-	snprintf(root, sizeof root, "%s/proc", tree_all);
-	procfile_init(&pf);
-	snapshot_init(&zones);
-	if (procfile_read(&pf, root, "zoneinfo", cause) != 0 ||
-	    procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len, cause) != 0)
-		return (-99);
-	snprintf(root, sizeof root, "%s/sys", tree_all);
-	memset(&cfg, 0, sizeof cfg);
-	cfg.sys_root = root;
-	cfg.region_map = file;
-	rc = region_map_build(map, &cfg, &zones, cause);
-	snapshot_free(&zones);
-	procfile_free(&pf);
-	return (rc);
-}
-
-/* A bad --region-map file fails with its line number. */
-static void
-check_bad_map(const char *text, const char *where, const char *what)
-{
-	struct region_map map;
-	char *cause = NULL;
-	int rc;
-
-	rc = map_from_file(text, &map, &cause);
-	if (!tap_ok(rc == -RB_EXIT_INPUT && cause != NULL &&
-	    strstr(cause, where) != NULL && strstr(cause, what) != NULL,
-	    "region map %s: exit 2 at %s", what, where))
-		tap_diag("rc %d, cause: %s", rc, cause ? cause : "(none)");
-	free(cause);
-}
-
-/* --region-map files. */
-static void
-test_map_file(void)
-{
-	struct region_map map;
-	char *cause = NULL;
-	int rc, k;
-
-	rc = map_from_file("node,start_pfn,end_pfn\n0,0,65536\n\n"
-	    "0,98304,0x20000\r\n1,163840,229376\n", &map, &cause);
-	if (tap_ok(rc == 0, "region map file: good file (%s)",
-	    cause ? cause : "ok")) {
-		tap_eq_u64(map.nregions, 3, "region map file: 3 regions");
-		tap_eq_u64(map.nkeys, 4, "region map file: 4 keys");
-		k = region_map_lookup(&map, 100000);
-		tap_ok(k >= 0 && map.keys[k].node == 0 &&
-		    map.keys[k].region == 1 && map.keys[k].start_pfn == 98304,
-		    "region map file: pfn 100000 is node 0 region 1");
-		tap_ok(region_map_lookup(&map, 70000) == -1,
-		    "region map file: pfns outside every region are no key");
-		region_map_free(&map);
-	}
-	check_bad_map("0,0,65536\n0,60000,70000\n", "map.csv:2", "overlaps");
-	check_bad_map("0,65536,98304\n0,0,65536\n", "map.csv:2", "not sorted");
-	check_bad_map("0,98304,170000\n", "map.csv:1", "outside node 0");
-	check_bad_map("# comment\n0,abc,5\n", "map.csv:2", "start_pfn");
-	check_bad_map("0,1\n", "map.csv:1", "expected 3 fields");
-	check_bad_map("0,0,65536\n3,0,10\n", "map.csv:2", "node 3 has no");
-	check_bad_map("0,10,10\n", "map.csv:1", "not below");
-	check_bad_map("0,\"1\n", "map.csv:1", "bad CSV");
-	check_bad_map("0,-1,10\n", "map.csv:1", "start_pfn");
-	check_bad_map("0,0,99999999999999999999999\n", "map.csv:1",
-	    "end_pfn");
-	check_bad_map("", "map.csv:0", "no regions");
-}
-
 /*
  * A region map that leaves online memory out: that zone cannot be checked
  * against zoneinfo, so no warning, and meta.json says so.
@@ -384,61 +304,6 @@ test_partial_map(void)
 	json_decref(obj);
 	close_source(&src);
 	snapshot_free(&snap);
-}
-
-/* Placement of the synthetic process. */
-static void
-test_placement(void)
-{
-	struct placement_result r;
-	struct region_map_config cfg;
-	struct region_map map;
-	struct placement pl;
-	struct snapshot zones;
-	struct procfile pf;
-	char proc[4200], sys[4200], *cause = NULL;
-	int rc, k;
-
-	snprintf(proc, sizeof proc, "%s/proc", tree_all);
-	snprintf(sys, sizeof sys, "%s/sys", tree_all);
-	procfile_init(&pf);
-	snapshot_init(&zones);
-	memset(&cfg, 0, sizeof cfg);
-	cfg.sys_root = sys;
-	cfg.region_size = 256 << 20;
-	rc = procfile_read(&pf, proc, "zoneinfo", &cause) ||
-	    procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len, &cause) ||
-	    region_map_build(&map, &cfg, &zones, &cause);
-	if (!tap_ok(rc == 0, "placement: region map (%s)", cause ? cause :
-	    "ok"))
-		return;
-	placement_init(&pl, proc, &map);
-	placement_result_init(&r, &map);
-	rc = placement_scan(&pl, KPF_TREE_PID, &r, &cause);
-	tap_ok(rc == 0 && !r.exited, "placement: scan (%s)", rc ? cause : "ok");
-	tap_eq_str(r.comm, "synthetic", "placement: command name");
-	tap_eq_u64(r.pages, 18, "placement: 18 resident pages");
-	tap_eq_u64(r.outside, 2, "placement: 2 pages in the hole");
-	k = region_map_lookup(&map, 4100);
-	tap_eq_u64(r.key_pages[k], 4, "placement: 4 pages in node 0 region 0");
-	tap_eq_u64(placement_region_pages(&map, &r, map.keys[k].span), 4,
-	    "placement: region sum of node 0 region 0");
-	tap_eq_u64(r.key_pages[region_map_lookup(&map, 98304)], 4,
-	    "placement: 4 pages in node 0 region 1");
-	tap_eq_u64(r.key_pages[region_map_lookup(&map, 196608)], 8,
-	    "placement: 8 pages in node 1 region 0");
-	tap_eq_u64(placement_regions_over(&map, &r, 0.01), 3,
-	    "placement: 3 regions hold >= 1%%");
-	tap_eq_u64(placement_regions_over(&map, &r, 0.3), 1,
-	    "placement: 1 region holds >= 30%%");
-	rc = placement_scan(&pl, 4343, &r, &cause);
-	tap_ok(rc == 0 && r.exited, "placement: a process that is gone is "
-	    "reported as exited");
-	placement_result_free(&r);
-	placement_free(&pl);
-	region_map_free(&map);
-	snapshot_free(&zones);
-	procfile_free(&pf);
 }
 
 /* A kpageflags file that ends early: the missing pages do not exist. */
@@ -509,9 +374,7 @@ main(void)
 	test_all_pages();
 	test_head_only();
 	test_blocks();
-	test_map_file();
 	test_partial_map();
-	test_placement();
 	test_env();
 	test_short_file();
 

@@ -2,16 +2,172 @@
  * Known-answer tests for analyze/stats.c.  The expected figures were
  * computed independently with SciPy 1.10 (Debian python3-scipy):
  * numpy.std(ddof=1), scipy.stats.t.ppf for the CI half-width,
- * scipy.stats.ttest_ind(equal_var=False) for Welch, and
- * scipy.stats.mannwhitneyu(alternative="two-sided", method="asymptotic",
- * use_continuity=True) for Mann-Whitney.
+ * scipy.stats.ttest_ind(equal_var=False) for Welch.  The exact Mann-Whitney
+ * p-values were counted by brute force (Python itertools.combinations over
+ * every choice of ranks for the first group, p = 2 P(U >= max(U1, U2)) as
+ * scipy.stats.mannwhitneyu(method="exact")) and checked against published
+ * critical values of U (two-sided alpha 0.05: 2 for 5+5, 13 for 8+8, 23 for
+ * 10+10, 127 for 20+20; Siegel & Castellan, Nonparametric Statistics, table
+ * J).  The asymptotic figure for groups over 20 was computed with Python's
+ * math.erfc from the normal approximation with continuity correction.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 
+#include "compare.h"
 #include "stats.h"
 #include "tap.h"
+
+/*
+ * Two groups of n values with U of a equal to u and no ties: b is 1..n and
+ * the first a values sit above as many b's as needed.
+ */
+static void
+groups_with_u(int n, int u, double *a, double *b)
+{
+	int i, above;
+
+	for (i = 0; i < n; i++) {
+		b[i] = i + 1;
+		above = u > n ? n : u;
+		u -= above;
+		a[i] = above + 0.5 + i * 1e-3;
+	}
+}
+
+/* p of the exact test for two groups of n with U = u. */
+static double
+exact_p(int n, int u)
+{
+	double a[20], b[20], got_u, p;
+
+	groups_with_u(n, u, a, b);
+	if (stats_mann_whitney(a, n, b, n, &got_u, &p) != 0 || got_u != u)
+		return (NAN);
+	return (p);
+}
+
+/* Constant groups and changes below the relative 1e-9 are no change. */
+static void
+test_no_change(void)
+{
+	static const double tenth[] = { 0.1, 0.1, 0.1 };
+	static const double occ[] = { 0.736, 0.736, 0.736, 0.736, 0.736,
+	    0.736, 0.736 };
+	static const double big[] = { 696468, 696468, 696468 };
+	double base[3], cand[3], t, df, p;
+	struct compare_cell cell;
+	struct stats_desc desc;
+	int i;
+
+	/* (0.1 + 0.1 + 0.1) / 3 is 0.10000000000000002 in doubles. */
+	stats_describe(tenth, 3, 0.95, &desc);
+	tap_ok(desc.mean == 0.1, "describe: mean of equal values is exactly "
+	    "the value (0.1 x 3)");
+	tap_ok(desc.stddev == 0 && desc.ci_low == 0.1 && desc.ci_high == 0.1,
+	    "describe: equal values have stddev 0 and a point interval");
+	stats_describe(occ, 7, 0.95, &desc);
+	tap_ok(desc.mean == 0.736 && desc.min == 0.736 && desc.max == 0.736,
+	    "describe: mean of 0.736 x 7 is exactly 0.736");
+	stats_describe(big, 3, 0.95, &desc);
+	tap_ok(desc.mean == 696468, "describe: a constant count stays an "
+	    "integer");
+
+	tap_ok(stats_same(1.0, 1.0 + 5e-10), "same: 5e-10 relative is no "
+	    "change");
+	tap_ok(!stats_same(1.0, 1.0 + 2e-9), "same: 2e-9 relative is a "
+	    "change");
+	tap_ok(stats_same(0, 0) && !stats_same(0, 1e-300),
+	    "same: zero equals only zero");
+
+	/* Constant groups a few ulps apart: no change, no test. */
+	for (i = 0; i < 3; i++) {
+		base[i] = 0.1;
+		cand[i] = 0.10000000000000002;
+	}
+	stats_welch(base, 3, cand, 3, &t, &df, &p);
+	tap_near(p, 1.0, 0, "welch: constant groups one ulp apart give p = 1");
+	compare_cell_values(base, 3, cand, 3, 0, COMPARE_WELCH, 0.05, &cell);
+	tap_ok(cell.unchanged && cell.change_pct == 0 && !cell.tested &&
+	    !cell.significant && isnan(cell.p), "cell: a change of one ulp is "
+	    "no change, not tested");
+
+	/* Noisy groups whose means differ by 3.7e-16 relative. */
+	base[0] = 1.0 - 1e-12;
+	base[1] = 1.0;
+	base[2] = 1.0 + 1e-12;
+	cand[0] = 1.0 - 1e-12;
+	cand[1] = 1.0 + 1e-15;
+	cand[2] = 1.0 + 1e-12;
+	compare_cell_values(base, 3, cand, 3, 0, COMPARE_WELCH, 0.05, &cell);
+	tap_ok(cell.unchanged && !cell.tested && !cell.significant,
+	    "cell: a relative change of 3e-16 is not tested");
+
+	/* A real change is still tested. */
+	for (i = 0; i < 3; i++) {
+		base[i] = 100 + i;
+		cand[i] = 110 + i;
+	}
+	compare_cell_values(base, 3, cand, 3, 0, COMPARE_WELCH, 0.05, &cell);
+	tap_ok(!cell.unchanged && cell.tested && cell.significant,
+	    "cell: a 10%% change with small noise is tested and significant");
+	tap_near(cell.change_pct, 100.0 * 10 / 101, 1e-9, "cell: change in %%");
+}
+
+/* The exact Mann-Whitney distribution for groups of up to 20. */
+static void
+test_mann_whitney_exact(void)
+{
+	static const double a[] = { 1, 2, 3, 4, 5 };
+	static const double b[] = { 2, 4, 6, 8, 10, 12 };
+	static const double c[] = { 1, 2, 2, 3, 3, 3 };
+	static const double d[] = { 3, 4, 4, 5, 5, 5, 6 };
+	static const double low3[] = { 1, 2, 3 };
+	static const double high3[] = { 4, 5, 6 };
+	double big_a[21], big_b[22], u, p;
+	int i;
+
+	tap_ok(stats_mann_whitney(a, 5, b, 6, &u, &p) == 0, "mann-whitney: "
+	    "runs");
+	tap_near(u, 5.0, 1e-12, "mann-whitney: U (scipy)");
+	tap_near(p, 0.08225108225108226, 1e-12,
+	    "mann-whitney exact: 5 vs 6, P(U >= 25) (brute force)");
+	stats_mann_whitney(c, 6, d, 7, &u, &p);
+	tap_near(u, 1.5, 1e-12, "mann-whitney: U with ties (scipy)");
+	tap_near(p, 0.004662004662004662, 1e-12,
+	    "mann-whitney exact: ties, U2 = 40.5 uses P(U >= 40) "
+	    "(brute force)");
+	stats_mann_whitney(low3, 3, high3, 3, &u, &p);
+	tap_near(p, 0.1, 1e-12, "mann-whitney exact: 3 vs 3 fully apart "
+	    "gives 2/20");
+
+	tap_near(exact_p(5, 2), 0.031746031746031744, 1e-12,
+	    "mann-whitney exact: 5+5, U = 2 (brute force)");
+	tap_near(exact_p(5, 3), 0.05555555555555555, 1e-12,
+	    "mann-whitney exact: 5+5, U = 3 (brute force)");
+	tap_near(exact_p(8, 13), 0.049883449883449886, 1e-12,
+	    "mann-whitney exact: 8+8, U = 13 (brute force)");
+	tap_near(exact_p(8, 14), 0.06495726495726496, 1e-12,
+	    "mann-whitney exact: 8+8, U = 14 (brute force)");
+	tap_ok(exact_p(10, 23) <= 0.05 && exact_p(10, 24) > 0.05,
+	    "mann-whitney exact: 10+10 critical U is 23 (table)");
+	tap_ok(exact_p(20, 127) <= 0.05 && exact_p(20, 128) > 0.05,
+	    "mann-whitney exact: 20+20 critical U is 127 (table)");
+	tap_near(exact_p(20, 200), 1.0, 0, "mann-whitney exact: U = mn/2 "
+	    "is capped at p = 1");
+
+	/* 21 and 22 values: the normal approximation. */
+	for (i = 0; i < 21; i++)
+		big_a[i] = i;
+	for (i = 0; i < 22; i++)
+		big_b[i] = i + 10.5;
+	stats_mann_whitney(big_a, 21, big_b, 22, &u, &p);
+	tap_near(u, 55, 0, "mann-whitney asymptotic: U (by hand)");
+	tap_near(p, 2.007710026806375e-05, 1e-12,
+	    "mann-whitney asymptotic: groups over 20 (math.erfc)");
+}
 
 int
 main(void)
@@ -72,17 +228,11 @@ main(void)
 	stats_welch(same, 3, other, 3, &t, &df, &p);
 	tap_near(p, 0.0, 0, "welch: different constant groups give p = 0");
 
-	tap_ok(stats_mann_whitney(a, 5, b, 6, &u, &p) == 0, "mann-whitney: "
-	    "runs");
-	tap_near(u, 5.0, 1e-12, "mann-whitney: U (scipy)");
-	tap_near(p, 0.08143973230450288, 1e-9, "mann-whitney: p (scipy)");
-	stats_mann_whitney(c, 6, d, 7, &u, &p);
-	tap_near(u, 1.5, 1e-12, "mann-whitney: U with ties (scipy)");
-	tap_near(p, 0.0055035271473033425, 1e-9,
-	    "mann-whitney: p with tie correction (scipy)");
 	tap_ok(stats_mann_whitney(a, 5, b, 1, &u, &p) == -1,
 	    "mann-whitney: refuses a group of one");
 	stats_mann_whitney(same, 3, same, 3, &u, &p);
 	tap_near(p, 1.0, 0, "mann-whitney: all ties give p = 1");
+	test_mann_whitney_exact();
+	test_no_change();
 	return (tap_done());
 }

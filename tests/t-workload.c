@@ -25,7 +25,6 @@
 
 #include "log.h"
 #include "tap.h"
-#include "vmstat.h"
 #include "workload.h"
 
 /* The value of a metric row, or -1 when there is none. */
@@ -185,27 +184,6 @@ wait_until(struct workload_run *run, int (*cond)(struct workload_run *),
 		return (1);
 	tap_diag("gave up waiting for %s", what);
 	return (0);
-}
-
-/* lib/vmstat: keys found, kB converted, unknown lines and keys. */
-static void T_PART
-test_vmstat(void)
-{
-	static const char *const vkeys[] = { "pgfault", "oom_kill", "nope" };
-	static const char *const mkeys[] = { "MemAvailable", "HugePages_Total",
-	    "Cached" };
-	uint64_t v[3];
-
-	tap_eq_u64(vmstat_parse("nr_free_pages 12\npgfault 345\ngarbage\n"
-	    "oom_kill 2\npgfaultx 9\n", 0, vkeys, 3, v), 2,
-	    "vmstat: two of three keys found");
-	tap_ok(v[0] == 345 && v[1] == 2 && v[2] == VMSTAT_MISSING,
-	    "vmstat: values, and MISSING for an absent key");
-	tap_eq_u64(vmstat_parse("MemTotal:  100 kB\nMemAvailable:   2048 kB\n"
-	    "HugePages_Total:       3\nCached: x kB\n", 1, mkeys, 3, v), 2,
-	    "meminfo: a value that isn't a number is skipped");
-	tap_ok(v[0] == 2048 * 1024 && v[1] == 3 && v[2] == VMSTAT_MISSING,
-	    "meminfo: kB become bytes, counts stay counts");
 }
 
 /* Registry and option errors. */
@@ -513,7 +491,6 @@ main(void)
 {
 	log_set_program("t-workload");
 #ifndef T_WORKLOAD_OTHERS
-	test_vmstat();
 	test_options();
 	test_pagetest();
 #else

@@ -47,6 +47,22 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	expect_err "tmpfs" "and says why"
 fi
 
+# An overlay whose upper layer is tmpfs (a container's or a regionbench vm
+# guest's root) is tmpfs too for page-cache-churn (root only: mounts).
+ov="$WORK/overlay"
+mkdir -p "$ov/t" "$ov/lower" "$ov/m"
+if mount -t tmpfs tmpfs "$ov/t" 2>/dev/null; then
+	mkdir "$ov/t/upper" "$ov/t/work"
+	if mount -t overlay -o "lowerdir=$ov/lower,upperdir=$ov/t/upper,workdir=$ov/t/work" \
+	    overlay "$ov/m" 2>/dev/null; then
+		rb workload page-cache-churn --size 8M --threads 1 --dir "$ov/m"
+		expect_rc 2 "page-cache-churn refuses an overlay over tmpfs"
+		expect_err "upper layer .* is tmpfs" "and says why"
+		umount "$ov/m"
+	fi
+	umount "$ov/t"
+fi
+
 rb workload pagetest --size 8M --threads 2 --format csv
 expect_rc 0 "pagetest as CSV"
 expect_out '^phase,workload,thread,metric,value,unit$' "CSV header"

@@ -170,14 +170,6 @@ fork_heavy_teardown(struct workload_ctx *ctx)
 		munmap(plan->mem, plan->pages * ctx->page_size);
 }
 
-/* fork works everywhere regionbench builds. */
-static int
-fork_heavy_supported(char **reason)
-{
-	(void)reason;
-	return (1);
-}
-
 const struct workload_desc workload_fork_heavy = {
 	.name = "fork-heavy",
 	.summary = "threads fork children of a large parent that write part "
@@ -185,7 +177,6 @@ const struct workload_desc workload_fork_heavy = {
 	.options = fork_heavy_options,
 	.settings_size = sizeof(struct fork_heavy_settings),
 	.counters = fork_heavy_counters,
-	.supported = fork_heavy_supported,
 	.prepare = fork_heavy_prepare,
 	.setup = fork_heavy_setup,
 	.run = fork_heavy_run,

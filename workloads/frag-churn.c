@@ -203,14 +203,6 @@ frag_run(struct workload_thread *t)
 	return (rc);
 }
 
-/* Anonymous mmap works everywhere. */
-static int
-frag_supported(char **reason)
-{
-	(void)reason;
-	return (1);
-}
-
 const struct workload_desc workload_frag_churn = {
 	.name = "frag-churn",
 	.summary = "map and free blocks of 4 KiB to 2 MiB at random, some "
@@ -218,7 +210,6 @@ const struct workload_desc workload_frag_churn = {
 	.options = frag_options,
 	.settings_size = sizeof(struct frag_settings),
 	.counters = frag_counters,
-	.supported = frag_supported,
 	.prepare = frag_prepare,
 	.setup = frag_setup,
 	.run = frag_run,

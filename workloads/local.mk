@@ -2,7 +2,9 @@
 noinst_LIBRARIES += workloads/libworkloads.a
 workloads_libworkloads_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 workloads_libworkloads_a_SOURCES = \
-	workloads/workload.h workloads/workload.c \
+	workloads/workload.h workloads/workload-private.h \
+	workloads/workload.c workloads/workload-settings.c \
+	workloads/workload-child.c workloads/workload-metrics.c \
 	workloads/registry.c \
 	workloads/bind.c workloads/bind.h \
 	workloads/pagetest.c \

@@ -23,6 +23,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,6 +93,67 @@ pcc_default_dir(void)
 	return (d != NULL && *d != '\0' ? d : "/var/tmp");
 }
 
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void
+pcc_unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s != '\0'; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 |
+			    (s[3] - '0');
+			s += 3;
+		} else
+			*d++ = *s;
+	}
+	*d = '\0';
+}
+
+/*
+ * The upper layer of the overlay mount holding dir (from the super options
+ * of its /proc/self/mountinfo line), or NULL.
+ */
+static char *
+pcc_overlay_upper(const char *dir)
+{
+	char real[PATH_MAX], *line = NULL, *best = NULL, *mnt, *rest, *sep;
+	char *up;
+	size_t cap = 0, bestlen = 0, len;
+	FILE *f;
+
+	if (realpath(dir, real) == NULL ||
+	    (f = fopen("/proc/self/mountinfo", "re")) == NULL)
+		return (NULL);
+	while (getline(&line, &cap, f) != -1) {
+		/* id parent maj:min root MOUNTPOINT opts ... - type src super */
+		if (strtok(line, " ") == NULL || strtok(NULL, " ") == NULL ||
+		    strtok(NULL, " ") == NULL || strtok(NULL, " ") == NULL ||
+		    (mnt = strtok(NULL, " ")) == NULL)
+			continue;
+		rest = mnt + strlen(mnt) + 1;
+		pcc_unescape(mnt);
+		len = strlen(mnt);
+		if (strncmp(real, mnt, len) != 0 || (real[len] != '/' &&
+		    real[len] != '\0' && len > 1) || len < bestlen)
+			continue;
+		bestlen = len;
+		free(best);
+		best = NULL;
+		sep = strstr(rest, " - overlay ");
+		if (sep == NULL || (up = strstr(sep, "upperdir=")) == NULL)
+			continue;
+		up += strlen("upperdir=");
+		up[strcspn(up, ",\n")] = '\0';
+		pcc_unescape(up);
+		best = strdup(up);
+	}
+	free(line);
+	fclose(f);
+	return (best);
+}
+
 /* Can files under dir be page cache we can evict? */
 static int
 pcc_check_dir(const char *dir, int force, int code, char **cause)
@@ -115,6 +178,20 @@ pcc_check_dir(const char *dir, int force, int code, char **cause)
 		return (fail_with(cause, code, "page-cache-churn: %s is on "
 		    "tmpfs, whose pages can't be evicted; use --dir on a disk "
 		    "file system, or --force", dir));
+	/* New files of an overlay live in its upper layer: look there. */
+	if (!force && sfs.f_type == OVERLAYFS_SUPER_MAGIC) {
+		char *upper = pcc_overlay_upper(dir);
+		int rc = 0;
+
+		if (upper != NULL && statfs(upper, &sfs) == 0 &&
+		    (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC))
+			rc = fail_with(cause, code, "page-cache-churn: %s is "
+			    "on an overlay whose upper layer %s is tmpfs, "
+			    "whose pages can't be evicted; use --dir on a disk "
+			    "file system, or --force", dir, upper);
+		free(upper);
+		return (rc);
+	}
 	return (0);
 }
 

@@ -302,14 +302,6 @@ out:
 	return (rc);
 }
 
-/* Always runnable: anonymous memory is everywhere. */
-static int
-pagetest_supported(char **reason)
-{
-	(void)reason;
-	return (1);
-}
-
 const struct workload_desc workload_pagetest = {
 	.name = "pagetest",
 	.summary = "allocate and touch N pages, one write per page (the "
@@ -317,7 +309,6 @@ const struct workload_desc workload_pagetest = {
 	.options = pagetest_options,
 	.settings_size = sizeof(struct pagetest_settings),
 	.counters = pagetest_counters,
-	.supported = pagetest_supported,
 	.prepare = pagetest_prepare,
 	.setup = pagetest_setup,
 	.run = pagetest_run,

@@ -134,6 +134,7 @@ struct workload_desc {
 	const struct opt_def		*options;
 	size_t				 settings_size;
 	const struct workload_counter	*counters;	/* name == NULL ends */
+	/* 1, or 0 with a reason; NULL: it runs wherever regionbench does. */
 	int	(*supported)(char **reason);
 	int	(*prepare)(struct workload_ctx *ctx, char **cause);
 	int	(*setup)(struct workload_ctx *ctx, char **cause);
@@ -177,7 +178,7 @@ extern const struct opt_def workload_common_options[];
 const struct workload_desc *workload_find(const char *name);
 const struct workload_desc *const *workload_all(void);
 
-/* Caller side (workloads/workload.c). */
+/* Caller side (workloads/workload.c, workload-settings.c). */
 struct workload_run *workload_run_new(const struct workload_desc *desc);
 void	 workload_run_free(struct workload_run *run);
 int	 workload_set_option(struct workload_run *run, const char *key,

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: the emulated region map (lib/region-map.c): sysfs
+ * libFuzzer harness: the emulated region map (lib/region-map*.c): sysfs
  * memory blocks, zone spans from zoneinfo, and --region-map files.  Each
  * input becomes a sysfs tree plus a region map file in a scratch
  * directory; region_map_build reads them, then pfn lookups, a refresh of
@@ -93,12 +93,12 @@ fuzz_use(struct region_map *map)
 	int changed, i;
 
 	for (i = 0; i < map->nsegs; i++) {
-		region_map_lookup(map, map->segs[i].start_pfn);
-		region_map_lookup(map, map->segs[i].end_pfn - 1);
+		region_map_seg(map, map->segs[i].start_pfn);
+		region_map_seg(map, map->segs[i].end_pfn - 1);
 		region_map_seg(map, map->segs[i].end_pfn);
 	}
-	region_map_lookup(map, 0);
-	region_map_lookup(map, UINT64_MAX);
+	region_map_seg(map, 0);
+	region_map_seg(map, UINT64_MAX);
 	region_map_refresh_blocks(map, &changed, &cause);
 	free(cause);
 	if ((devnull = fopen("/dev/null", "w")) != NULL) {

@@ -4,7 +4,7 @@
 # fixtures and test data, and run each for FUZZ_SECONDS.  Kept out of
 # make check: it needs clang and minutes of CPU.
 #
-# Environment (set by the fuzz target in tests/hardening.mk):
+# Environment (set by the fuzz target in tests/local.mk):
 #   FUZZ_CC        clang            FUZZ_SECONDS  seconds per harness
 #   FUZZ_CPPFLAGS  -I and -D flags  FUZZ_LIBS     libraries to link
 #   FUZZ_SOURCES   library sources  FUZZ_TARGETS  harness names (default all)

@@ -1,0 +1,167 @@
+/*
+ * Regions on the charts: regions as categories along x with their names
+ * and node boundaries, grouped bars, and the panel layout the bar charts
+ * (placement, seed, fragmentation) share.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart-run.h"
+#include "log.h"
+
+/*
+ * Region names under a categorical axis (x from -0.5 to nregions - 0.5),
+ * as many as fit without overlapping, and lines between nodes.
+ */
+void
+chart_region_axis(cairo_t *cr, const struct results *res,
+    const struct chart_axes *a, int labels)
+{
+	double slot = a->w / res->nregions, x, right = -1e9;
+	int r, nodes = res->regions[res->nregions - 1].node !=
+	    res->regions[0].node || res->regions[0].node != 0;
+	char buf[40];
+
+	chart_font(cr, CHART_FONT_SIZE - 1, 0);
+	for (r = 0; r < res->nregions; r++) {
+		x = chart_px(a, r);
+		if (r > 0 && res->regions[r].node != res->regions[r - 1].node) {
+			cairo_set_source_rgba(cr, 0, 0, 0, 0.35);
+			cairo_move_to(cr, round(x - slot / 2) + 0.5, a->y);
+			cairo_line_to(cr, round(x - slot / 2) + 0.5,
+			    a->y + a->h);
+			cairo_stroke(cr);
+		}
+		if (!labels)
+			continue;
+		if (nodes)
+			snprintf(buf, sizeof buf, "%d:%d", res->regions[r].node,
+			    res->regions[r].region);
+		else
+			snprintf(buf, sizeof buf, "%d", res->regions[r].region);
+		if (x - chart_text_width(cr, buf) / 2 < right + 10)
+			continue;
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_text(cr, x, a->y + a->h + 5, 0.5, 0, buf);
+		right = x + chart_text_width(cr, buf) / 2;
+	}
+	if (labels) {
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		chart_font(cr, CHART_FONT_SIZE, 0);
+		chart_text(cr, a->x + a->w / 2, a->y + a->h + 22, 0.5, 0,
+		    nodes ? "region (node:region)" : "region");
+	}
+}
+
+/*
+ * Bars of nsets series side by side in each of ncats categories at x = 0,
+ * 1, ...: v[set * ncats + cat], coloured by set; NAN draws nothing.
+ */
+void
+chart_bars_grouped(cairo_t *cr, const struct chart_axes *a, const double *v,
+    int nsets, int ncats)
+{
+	double bw = 0.8 / (nsets > 0 ? nsets : 1), x;
+	int s, c;
+
+	for (c = 0; c < ncats; c++) {
+		for (s = 0; s < nsets; s++) {
+			if (!isfinite(v[(size_t)s * ncats + c]))
+				continue;
+			x = c - 0.4 + s * bw;
+			chart_bar(cr, a, x, x + bw * 0.92, 0,
+			    v[(size_t)s * ncats + c], chart_palette(s));
+		}
+	}
+}
+
+/* An address in the unit that reads best for it: "0", "4 KiB", "1.5 GiB". */
+static void
+format_address(char *buf, size_t len, double bytes, struct chart_scale *s)
+{
+	*s = chart_bytes_scale(bytes);
+	if (bytes == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.4g", bytes / s->div);
+}
+
+/* "r3 1-1.5 GiB", "r0 4 KiB-16 MiB": region number and physical range. */
+void
+chart_region_label(const struct results *res, int r, char *buf, size_t len)
+{
+	const struct results_region *rg = &res->regions[r];
+	struct chart_scale slo, shi;
+	char lo[32], hi[32];
+
+	format_address(lo, sizeof lo, (double)rg->start_pfn * res->page_size,
+	    &slo);
+	format_address(hi, sizeof hi, (double)rg->end_pfn * res->page_size,
+	    &shi);
+	if (rg->start_pfn == 0 || strcmp(slo.unit, shi.unit) == 0)
+		snprintf(buf, len, "r%d %s-%s %s", rg->region, lo, hi,
+		    shi.unit);
+	else
+		snprintf(buf, len, "r%d %s %s-%s %s", rg->region, lo, slo.unit,
+		    hi, shi.unit);
+}
+
+/* The size of the largest region (present pages), in bytes. */
+double
+chart_region_max_bytes(const struct results *res)
+{
+	double max = 0;
+	int r;
+
+	for (r = 0; r < res->nregions; r++)
+		max = fmax(max, (double)res->regions[r].present_pages *
+		    res->page_size);
+	return (max);
+}
+
+/* Height of a bar chart: title, legend, npanels panels of panel_h. */
+double
+chart_bars_height(double legend_h, int npanels, double panel_h, double gap)
+{
+	return (62 + legend_h + 10 + npanels * (panel_h + gap) + 10);
+}
+
+/*
+ * The axes of one panel of a bar chart w wide: regions along x (one slot
+ * each, as chart_region_axis labels them), 0 to y1 up, its top at y.
+ */
+void
+chart_region_panel(const struct results *res, double w, double y, double h,
+    double y1, struct chart_axes *a)
+{
+	a->x = CHART_BARS_LEFT;
+	a->w = w - a->x - CHART_BARS_RIGHT;
+	a->y = round(y);
+	a->h = h;
+	a->x0 = -0.5;
+	a->x1 = res->nregions - 0.5;
+	a->y0 = 0;
+	a->y1 = y1;
+}
+
+/* A panel's heading, above its top-left corner. */
+void
+chart_panel_title(cairo_t *cr, const struct chart_axes *a, const char *text)
+{
+	chart_font(cr, CHART_FONT_SIZE, 1);
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	chart_text(cr, a->x, a->y - 16, 0, 0, text);
+}
+
+/* Region names under a panel of regions, and its frame. */
+void
+chart_region_panel_end(cairo_t *cr, const struct results *res,
+    const struct chart_axes *a)
+{
+	chart_region_axis(cr, res, a, 1);
+	chart_frame(cr, a);
+}

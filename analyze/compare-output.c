@@ -1,0 +1,484 @@
+/*
+ * The output formats of compare.  Text and markdown share one walk over
+ * the keys (compare_print_table) with a table of line printers; CSV and
+ * JSON carry every key and every statistic.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare-output.h"
+#include "log.h"
+#include "output.h"
+
+#define COMPARE_COLW	24
+#define COMPARE_NSTATS	6
+
+static const char *const compare_stats[COMPARE_NSTATS] = {
+	"Amean", "Stddev", "CI95", "Min", "Max", "p-value"
+};
+
+/* How text or markdown prints each kind of line. */
+struct compare_style {
+	void	(*head)(FILE *f, const struct compare_set *set,
+		    const struct compare_output *o);
+	void	(*columns)(FILE *f, const struct compare_set *set, int base);
+	void	(*phase)(FILE *f, const char *phase);
+	void	(*stat)(FILE *f, const struct compare_key *k,
+		    const char *stat);
+	void	(*cell)(FILE *f, const char *cell);
+	const char *group_bullet;
+};
+
+/* The name of a significance test, as --test spells it. */
+const char *
+compare_test_name(enum compare_test test)
+{
+	return (test == COMPARE_MANN_WHITNEY ? "mann-whitney" : "welch");
+}
+
+/* The group names, comma-separated, for messages. */
+char *
+compare_group_names(const struct compare_set *set)
+{
+	char *names = xstrdup(""), *old;
+	int g;
+
+	for (g = 0; g < set->ngroups; g++) {
+		old = names;
+		names = xasprintf("%s%s%s", old, g > 0 ? ", " : "",
+		    set->groups[g].name);
+		free(old);
+	}
+	return (names);
+}
+
+/* What a reader must know about the comparison, as JSON strings. */
+json_t *
+compare_notes(const struct compare_set *set, const char *differences)
+{
+	json_t *notes = json_array();
+	char *unit_note;
+	int g;
+
+	unit_note = compare_unit_note(set);
+	json_array_append_new(notes, json_string(unit_note));
+	free(unit_note);
+	if (differences != NULL)
+		json_array_append_new(notes, json_sprintf("runs differ "
+		    "(--force): %s", differences));
+	for (g = 0; g < set->ngroups; g++) {
+		if (set->groups[g].nruns < 2)
+			json_array_append_new(notes, json_sprintf("group %s "
+			    "has %d run: means only, no significance test "
+			    "(repeat the run, e.g. run --repeat 5)",
+			    set->groups[g].name, set->groups[g].nruns));
+	}
+	if (set->ngroups < 2)
+		json_array_append_new(notes, json_string("only one group: "
+		    "nothing to compare against"));
+	return (notes);
+}
+
+/* Does a key belong in the human-readable tables? */
+static int
+compare_key_shown(const struct compare_key *k, int all)
+{
+	return (metrics_shown(k->metric, k->headline, all ? METRICS_ALL :
+	    METRICS_HEADLINE));
+}
+
+/* Format a number compactly for the aligned table. */
+static void
+compare_num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
+		snprintf(buf, len, "%.4e", v);
+	else
+		snprintf(buf, len, "%.4f", v);
+}
+
+/* The change column: stars around significant changes (mmtests style). */
+static void
+compare_change(char *buf, size_t len, const struct compare_cell *c, int base)
+{
+	if (base)
+		snprintf(buf, len, "(   0.00%%)");
+	else if (isnan(c->change_pct))
+		snprintf(buf, len, "(    n/a)");
+	else if (c->significant)
+		snprintf(buf, len, "*%7.2f%%*", c->change_pct);
+	else
+		snprintf(buf, len, "(%7.2f%%)", c->change_pct);
+}
+
+/* The text of statistic row `stat` for one group. */
+static void
+compare_stat_cell(char *cell, size_t len, int stat,
+    const struct compare_cell *c, int is_base)
+{
+	const struct stats_desc *d = &c->desc;
+	char a[32], b[32];
+
+	switch (stat) {
+	case 0:
+		compare_num(a, sizeof a, d->mean);
+		compare_change(b, sizeof b, c, is_base);
+		snprintf(cell, len, "%s %s", a, b);
+		break;
+	case 1:
+		compare_num(cell, len, d->stddev);
+		break;
+	case 2:
+		if (isnan(d->ci_low))
+			snprintf(cell, len, "-");
+		else {
+			compare_num(a, sizeof a, (d->ci_high - d->ci_low) / 2);
+			snprintf(cell, len, "+-%s", a);
+		}
+		break;
+	case 3:
+		compare_num(cell, len, d->min);
+		break;
+	case 4:
+		compare_num(cell, len, d->max);
+		break;
+	default:
+		if (is_base)
+			snprintf(cell, len, " ");
+		else if (c->unchanged)
+			snprintf(cell, len, "same");
+		else if (!c->tested)
+			snprintf(cell, len, "n<2");
+		else
+			snprintf(cell, len, "%.4g", c->p);
+		break;
+	}
+}
+
+/* The statistic rows of one key, one column per group. */
+static void
+compare_print_key(FILE *f, const struct compare_set *set,
+    const struct compare_output *o, const struct compare_key *k,
+    struct compare_cell *cells, const struct compare_style *st)
+{
+	char cell[64];
+	int g, s;
+
+	for (g = 0; g < set->ngroups; g++)
+		compare_cell(set, o->base, g, k, o->test, o->alpha, &cells[g]);
+	for (s = 0; s < COMPARE_NSTATS; s++) {
+		st->stat(f, k, compare_stats[s]);
+		for (g = 0; g < set->ngroups; g++) {
+			compare_stat_cell(cell, sizeof cell, s, &cells[g],
+			    g == o->base);
+			st->cell(f, cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* The groups, the statistics table and the notes in one style. */
+static void
+compare_print_table(FILE *f, const struct compare_set *set,
+    const struct compare_output *o, const struct compare_style *st)
+{
+	const struct compare_group *grp;
+	struct compare_cell *cells;
+	const char *phase = NULL;
+	int i, g;
+
+	st->head(f, set, o);
+	for (g = 0; g < set->ngroups; g++) {
+		grp = &set->groups[g];
+		fprintf(f, "%s%s: %d run%s", st->group_bullet, grp->name,
+		    grp->nruns, grp->nruns == 1 ? "" : "s");
+		for (i = 0; i < grp->nruns && i < 3; i++)
+			fprintf(f, "%s%s", i == 0 ? " (" : ", ",
+			    grp->runs[i]->dir);
+		fprintf(f, "%s\n", grp->nruns > 3 ? ", ...)" : ")");
+	}
+	fputc('\n', f);
+	st->columns(f, set, o->base);
+	cells = xcalloc(set->ngroups, sizeof *cells);
+	for (i = 0; i < set->nkeys; i++) {
+		if (!compare_key_shown(&set->keys[i], o->all))
+			continue;
+		if (phase == NULL || strcmp(phase, set->keys[i].phase) != 0) {
+			phase = set->keys[i].phase;
+			st->phase(f, phase);
+		}
+		compare_print_key(f, set, o, &set->keys[i], cells, st);
+	}
+	free(cells);
+	for (i = 0; i < (int)json_array_size(o->notes); i++)
+		fprintf(f, "%snote: %s\n", i == 0 ? "\n" : "",
+		    json_string_value(json_array_get(o->notes, i)));
+}
+
+/* Text: the first line. */
+static void
+text_head(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	fprintf(f, "regionbench compare: baseline %s, %s test, alpha %g "
+	    "(*change*: significant)\n", set->groups[o->base].name,
+	    compare_test_name(o->test), o->alpha);
+}
+
+/* Text: the column headings. */
+static void
+text_columns(FILE *f, const struct compare_set *set, int base)
+{
+	int g;
+
+	(void)base;
+	fprintf(f, "%-9s %-40s", "", "");
+	for (g = 0; g < set->ngroups; g++)
+		fprintf(f, " %*s", COMPARE_COLW, set->groups[g].name);
+	fputc('\n', f);
+}
+
+/* Text: a phase starts. */
+static void
+text_phase(FILE *f, const char *phase)
+{
+	fprintf(f, "\nphase %s\n", phase);
+}
+
+/* Text: the start of a statistic row. */
+static void
+text_stat(FILE *f, const struct compare_key *k, const char *stat)
+{
+	fprintf(f, "%-9s %-40s", stat, k->metric);
+}
+
+/* Text: one cell. */
+static void
+text_cell(FILE *f, const char *cell)
+{
+	fprintf(f, " %*s", COMPARE_COLW, cell);
+}
+
+static const struct compare_style compare_text_style = {
+	.head = text_head,
+	.columns = text_columns,
+	.phase = text_phase,
+	.stat = text_stat,
+	.cell = text_cell,
+	.group_bullet = "  ",
+};
+
+/* Markdown: the heading and what the stars mean. */
+static void
+md_head(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	fprintf(f, "## regionbench compare\n\nBaseline `%s`, %s test, alpha "
+	    "%g; changes significant at p < alpha are between stars.\n\n",
+	    set->groups[o->base].name, compare_test_name(o->test), o->alpha);
+}
+
+/* Markdown: the table head. */
+static void
+md_columns(FILE *f, const struct compare_set *set, int base)
+{
+	int g;
+
+	fprintf(f, "| phase | metric | stat |");
+	for (g = 0; g < set->ngroups; g++)
+		fprintf(f, " %s%s |", set->groups[g].name, g == base ?
+		    " (baseline)" : "");
+	fprintf(f, "\n|---|---|---|");
+	for (g = 0; g < set->ngroups; g++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+}
+
+/* Markdown: phases are a column, not a heading. */
+static void
+md_phase(FILE *f, const char *phase)
+{
+	(void)f;
+	(void)phase;
+}
+
+/* Markdown: the start of a statistic row. */
+static void
+md_stat(FILE *f, const struct compare_key *k, const char *stat)
+{
+	fprintf(f, "| %s | `%s` | %s |", k->phase, k->metric, stat);
+}
+
+/* Markdown: one cell. */
+static void
+md_cell(FILE *f, const char *cell)
+{
+	fprintf(f, " %s |", cell);
+}
+
+static const struct compare_style compare_markdown_style = {
+	.head = md_head,
+	.columns = md_columns,
+	.phase = md_phase,
+	.stat = md_stat,
+	.cell = md_cell,
+	.group_bullet = "- ",
+};
+
+/* mmtests-style text: rows of statistics, one column per group. */
+void
+compare_print_text(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	compare_print_table(f, set, o, &compare_text_style);
+}
+
+/* The same table in markdown. */
+void
+compare_print_markdown(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	compare_print_table(f, set, o, &compare_markdown_style);
+}
+
+/* One CSV row: a key for one group. */
+static void
+compare_csv_row(FILE *f, const struct compare_key *k, const char *group,
+    const struct compare_cell *c)
+{
+	const double v[] = { c->desc.mean, c->desc.stddev, c->desc.min,
+	    c->desc.max, c->desc.ci_low, c->desc.ci_high, c->change_pct };
+	size_t i;
+
+	output_csv_field(f, k->phase);
+	fputc(',', f);
+	output_csv_field(f, k->metric);
+	fputc(',', f);
+	output_csv_field(f, k->unit);
+	fputc(',', f);
+	output_csv_field(f, group);
+	fprintf(f, ",%d", c->desc.n);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		fputc(',', f);
+		output_csv_number(f, v[i]);
+	}
+	fputc(',', f);
+	if (c->tested)
+		output_csv_number(f, c->p);
+	fprintf(f, ",%s\n", c->tested ? (c->significant ? "1" : "0") :
+	    c->unchanged ? "0" : "");
+}
+
+/* CSV: every key, one row per group. */
+void
+compare_print_csv(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	struct compare_cell c;
+	int i, g;
+
+	fprintf(f, "phase,metric,unit,group,n,mean,stddev,min,max,ci_low,"
+	    "ci_high,change_pct,p_value,significant\n");
+	for (i = 0; i < set->nkeys; i++) {
+		for (g = 0; g < set->ngroups; g++) {
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &c);
+			compare_csv_row(f, &set->keys[i], set->groups[g].name,
+			    &c);
+		}
+	}
+}
+
+/* JSON number or null. */
+static json_t *
+compare_json_num(double v)
+{
+	return (isfinite(v) ? json_real(v) : json_null());
+}
+
+/* JSON: one group's statistics for one key. */
+static json_t *
+compare_json_cell(const char *group, const struct compare_cell *c)
+{
+	json_t *jc = json_object();
+
+	json_object_set_new(jc, "group", json_string(group));
+	json_object_set_new(jc, "n", json_integer(c->desc.n));
+	json_object_set_new(jc, "mean", compare_json_num(c->desc.mean));
+	json_object_set_new(jc, "stddev", compare_json_num(c->desc.stddev));
+	json_object_set_new(jc, "min", compare_json_num(c->desc.min));
+	json_object_set_new(jc, "max", compare_json_num(c->desc.max));
+	json_object_set_new(jc, "ci_low", compare_json_num(c->desc.ci_low));
+	json_object_set_new(jc, "ci_high", compare_json_num(c->desc.ci_high));
+	json_object_set_new(jc, "change_pct", compare_json_num(c->change_pct));
+	json_object_set_new(jc, "p_value", c->tested ?
+	    compare_json_num(c->p) : json_null());
+	json_object_set_new(jc, "significant", c->tested ?
+	    json_boolean(c->significant) : c->unchanged ? json_false() :
+	    json_null());
+	return (jc);
+}
+
+/* JSON: the groups and the runs in each. */
+static json_t *
+compare_json_groups(const struct compare_set *set)
+{
+	json_t *groups = json_array(), *runs;
+	int g, i;
+
+	for (g = 0; g < set->ngroups; g++) {
+		runs = json_array();
+		for (i = 0; i < set->groups[g].nruns; i++)
+			json_array_append_new(runs,
+			    json_string(set->groups[g].runs[i]->dir));
+		json_array_append_new(groups, json_pack("{s:s, s:o}", "name",
+		    set->groups[g].name, "runs", runs));
+	}
+	return (groups);
+}
+
+/* JSON: everything, with the groups and notes. */
+int
+compare_print_json(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	json_t *root, *metrics, *jm, *cells;
+	struct compare_cell c;
+	int i, g, rc;
+
+	root = json_object();
+	json_object_set_new(root, "baseline",
+	    json_string(set->groups[o->base].name));
+	json_object_set_new(root, "test",
+	    json_string(compare_test_name(o->test)));
+	json_object_set_new(root, "alpha", json_real(o->alpha));
+	json_object_set_new(root, "differences", o->differences != NULL ?
+	    json_string(o->differences) : json_null());
+	json_object_set_new(root, "groups", compare_json_groups(set));
+	metrics = json_array();
+	for (i = 0; i < set->nkeys; i++) {
+		cells = json_array();
+		for (g = 0; g < set->ngroups; g++) {
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &c);
+			json_array_append_new(cells,
+			    compare_json_cell(set->groups[g].name, &c));
+		}
+		jm = json_pack("{s:s, s:s, s:s, s:o}", "phase",
+		    set->keys[i].phase, "metric", set->keys[i].metric, "unit",
+		    set->keys[i].unit, "groups", cells);
+		json_array_append_new(metrics, jm);
+	}
+	json_object_set_new(root, "metrics", metrics);
+	json_object_set(root, "notes", o->notes);
+	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return (rc != 0 ? -1 : 0);
+}

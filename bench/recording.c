@@ -1,0 +1,172 @@
+/*
+ * Recordings (recording.h): writing the raw files of each sample and the
+ * system part of meta.json, and reading them back for a replay.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic-file.h"
+#include "log.h"
+#include "meta.h"
+#include "procfile.h"
+#include "recording.h"
+#include "sink-csv.h"
+
+/* The first sample of a recording (DIR/0000), which must exist. */
+int
+recording_first(const char *replay, char *buf, size_t len,
+    char **cause)
+{
+	snprintf(buf, len, "%s/0000", replay);
+	if (access(buf, F_OK) == -1)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: no recorded "
+		    "samples (expected %s)", replay, buf));
+	return (0);
+}
+
+/* The system part of meta.json: what a recording kept, else live. */
+json_t *
+recording_system(const char *replay, const char *proc_root,
+    char **cause)
+{
+	char path[4096];
+	json_error_t err;
+	json_t *sys;
+
+	if (replay != NULL) {
+		snprintf(path, sizeof path, "%s/system.json", replay);
+		if (access(path, F_OK) == 0) {
+			if ((sys = json_load_file(path, 0, &err)) != NULL &&
+			    json_is_object(sys))
+				return (sys);
+			fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
+			    err.line, sys == NULL ? err.text :
+			    "expected a JSON object");
+			json_decref(sys);
+			return (NULL);
+		}
+	}
+	return (meta_system(proc_root));
+}
+
+/* Keep the system part of meta.json in a --record directory. */
+int
+recording_write_system(const char *record, json_t *system, char **cause)
+{
+	char path[4096], *text, *why = NULL;
+	int rc;
+
+	if (sink_make_dir(record, &why) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--record: %s", why);
+		free(why);
+		return (rc);
+	}
+	snprintf(path, sizeof path, "%s/system.json", record);
+	if ((text = json_dumps(system, JSON_INDENT(1))) == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s", path));
+	rc = atomic_file_write(path, text, strlen(text), cause);
+	free(text);
+	return (rc != 0 ? -RB_EXIT_ENV : 0);
+}
+
+/* Write one raw file of a recorded sample. */
+static int
+recording_write_file(const char *dir, const char *name, const char *buf,
+    size_t len, char **cause)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno)));
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return (fail_with(cause, RB_EXIT_ENV,
+			    "%s: write: %s", path, strerror(errno)));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	close(fd);
+	return (0);
+}
+
+/* Keep the raw text the source read for sample number i. */
+int
+recording_write_sample(const char *record, uint64_t i,
+    const struct source *src, double t_s, char **cause)
+{
+	char dir[PATH_MAX], text[64];
+	int rc, n;
+
+	snprintf(dir, sizeof dir, "%s/%04" PRIu64, record, i);
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s", dir,
+		    strerror(errno)));
+	if ((src->files_read & SOURCE_FILE_ZONEINFO) && (rc =
+	    recording_write_file(dir, "zoneinfo", src->zoneinfo.buf,
+	    src->zoneinfo.len, cause)) != 0)
+		return (rc);
+	if ((src->files_read & SOURCE_FILE_BUDDYINFO) && (rc =
+	    recording_write_file(dir, "buddyinfo", src->buddyinfo.buf,
+	    src->buddyinfo.len, cause)) != 0)
+		return (rc);
+	if ((src->files_read & SOURCE_FILE_PAGETYPEINFO) && (rc =
+	    recording_write_file(dir, "pagetypeinfo", src->pagetypeinfo.buf,
+	    src->pagetypeinfo.len, cause)) != 0)
+		return (rc);
+	n = snprintf(text, sizeof text, "%.3f\n", t_s);
+	return (recording_write_file(dir, "time", text, (size_t)n, cause));
+}
+
+/*
+ * Point the source at recorded sample i.  Returns 1 when it exists (and
+ * sets its recorded time), 0 at the end of the recording.
+ */
+int
+recording_read_sample(const char *replay, uint64_t i, struct source *src,
+    double *t_s, int *flags, char **cause)
+{
+	struct procfile pf;
+	char dir[PATH_MAX];
+	char *end;
+	int rc;
+
+	snprintf(dir, sizeof dir, "%s/%04" PRIu64, replay, i);
+	if (access(dir, F_OK) == -1)
+		return (0);
+	snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s", dir);
+	*flags = procfile_exists(dir, "pagetypeinfo") ?
+	    SOURCE_READ_PAGETYPE : 0;
+	procfile_init(&pf);
+	rc = procfile_read(&pf, dir, "time", NULL);
+	if (rc == 0) {
+		*t_s = strtod(pf.buf, &end);
+		if (end == pf.buf || (*end != '\n' && *end != '\0') ||
+		    *t_s < 0)
+			rc = -1;
+	}
+	procfile_free(&pf);
+	if (rc != 0)
+		return (fail_with(cause, RB_EXIT_INPUT,
+		    "%s/time: expected the sample time in seconds", dir));
+	return (1);
+}

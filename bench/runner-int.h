@@ -1,0 +1,50 @@
+/*
+ * The runner's own state, shared by runner.c (repetitions, the results
+ * directory and the analysis at the end), runner-phase.c (one phase: its
+ * workload, checkpoints and placement scans) and runner-show.c (the
+ * progress line).  Not for other files.
+ */
+#ifndef RB_RUNNER_INT_H
+#define RB_RUNNER_INT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "placement.h"
+#include "runner.h"
+#include "session.h"
+#include "snapshot.h"
+#include "topology.h"
+
+#define RUNNER_POLL_NS		2000000ULL	/* 2 ms: checkpoints <1% late */
+
+struct runner {
+	const struct suite		*suite;
+	const struct runner_settings	*set;
+	struct source			 src;
+	struct session			 session;
+	struct topology			 topo;
+	int				 have_topo;
+	char				 dir[4096];
+	int				 rep;
+	int				 nreps;
+	int				 tty;
+
+	struct placement		 placement;
+	struct placement_result		 placement_result;
+	const struct region_map		*map;
+
+	struct snapshot			 view;
+	uint64_t			 last_show_ns;
+	uint64_t			 last_plain_ns;
+	int				 failed_phases;
+	json_t				*failed;
+};
+
+int	 runner_phase(struct runner *r, int index);
+void	 runner_show(struct runner *r, int index,
+	     const struct suite_phase *ph, double progress,
+	     uint64_t phase_start_ns, int force);
+void	 runner_name(const struct runner *r, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * One results-directory session: what sample and run both do around their
+ * own work.  The order matters for trust in the data: meta.json says
+ * "running" before the first row exists, the sampler flushes whole rows
+ * per sample, and a signal still ends with closed files and a final
+ * meta.json saying how the session ended (docs/architecture.md).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "meta.h"
+#include "session.h"
+#include "units.h"
+
+static volatile sig_atomic_t session_caught;
+
+/* Remember which signal asked us to stop; the loops notice it. */
+static void
+session_on_signal(int sig)
+{
+	session_caught = sig;
+}
+
+/* SIGINT and SIGTERM (and SIGHUP if asked) end the session cleanly. */
+void
+session_catch_signals(int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = session_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (flags & SESSION_SIGHUP)
+		sigaction(SIGHUP, &sa, NULL);
+	if (flags & SESSION_NO_SIGPIPE)
+		signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * The kernel should kill a workload, never the process that watches it.
+ * Lowering needs root with CAP_SYS_RESOURCE, which containers often
+ * drop; the workloads at +1000 are still chosen first, and the runner's
+ * meta.json says what held.
+ */
+void
+session_protect_from_oom(void)
+{
+	int fd;
+
+	if (geteuid() != 0)
+		return;
+	if ((fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)) ==
+	    -1)
+		return;
+	if (write(fd, "-1000\n", 6) == -1) {
+		/* Without CAP_SYS_RESOURCE: keep going. */
+	}
+	close(fd);
+}
+
+/* The signal that asked us to stop, or 0. */
+int
+session_signal(void)
+{
+	return (session_caught);
+}
+
+/*
+ * Open the results directory, if any, and start meta.json: command,
+ * label, system, source, interval, phases (taken over) and the recording
+ * replayed.  The caller may add its own keys to s->meta before
+ * session_start writes it.
+ */
+int
+session_open(struct session *s, const struct session_config *cfg,
+    json_t *phases, char **cause)
+{
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->cfg = *cfg;
+	if (cfg->dir == NULL) {
+		json_decref(phases);
+		return (0);
+	}
+	if ((rc = sink_csv_open(&s->sink, cfg->dir, cause)) != 0) {
+		json_decref(phases);
+		return (rc);
+	}
+	s->sinkp = &s->sink;
+	s->meta = meta_new(cfg->command, cfg->label, cfg->system);
+	meta_set_source(s->meta, cfg->src);
+	json_object_set_new(s->meta, "interval_s", json_real(cfg->interval_s));
+	json_object_set_new(s->meta, "phases", phases);
+	if (cfg->replay != NULL)
+		json_object_set_new(s->meta, "replay_of",
+		    json_string(cfg->replay));
+	return (0);
+}
+
+/*
+ * Write meta.json ("running") and start the sampler.  When the sampler
+ * cannot start, meta.json says "failed" and the files are closed.
+ */
+int
+session_start(struct session *s, const struct sampler_config *scfg,
+    void *topology, const char *first_phase, char **cause)
+{
+	int rc;
+
+	if (s->meta != NULL &&
+	    (rc = meta_write(s->meta, s->cfg.dir, cause)) != 0)
+		return (rc);
+	if ((rc = sampler_start(&s->sampler, scfg, s->cfg.src, s->sinkp,
+	    topology, units_now_ns(), first_phase, cause)) != 0) {
+		if (s->meta != NULL) {
+			meta_set_status(s->meta, "failed");
+			meta_write(s->meta, s->cfg.dir, NULL);
+			sink_csv_close(&s->sink, NULL);
+			json_decref(s->meta);
+			s->meta = NULL;
+		}
+		return (rc);
+	}
+	return (0);
+}
+
+/* Log a failure of the end of a session. */
+static void
+session_error(struct session *s, char *cause)
+{
+	log_errorx("%s: %s", s->cfg.command, cause);
+	free(cause);
+}
+
+/* Close the files and write the final meta.json; returns an exit code. */
+static int
+session_close(struct session *s, int code)
+{
+	char *cause = NULL;
+	double t_s = sampler_elapsed(&s->sampler);
+
+	if (strcmp(s->status, "interrupted") == 0)
+		sink_csv_event(&s->sink, t_s, "interrupted",
+		    strsignal(session_caught), s->cfg.end_phase, NULL);
+	sink_csv_event(&s->sink, t_s, "stop", s->status, s->cfg.end_phase,
+	    NULL);
+	if (sink_csv_close(&s->sink, &cause) != 0) {
+		session_error(s, cause);
+		s->status = "failed";
+		code = RB_EXIT_ENV;
+	}
+	json_object_set_new(s->meta, "samples",
+	    json_integer((json_int_t)s->sampler.seq));
+	json_object_set_new(s->meta, "sampler_overruns",
+	    json_integer((json_int_t)s->sampler.overruns));
+	/* Analysis needs the pageblock order pagetypeinfo printed. */
+	if (s->sampler.pageblock_order >= 0)
+		json_object_set_new(s->meta, "pageblock_order",
+		    json_integer(s->sampler.pageblock_order));
+	/* Again at the end: sources report what they found (accuracy). */
+	meta_set_source(s->meta, s->cfg.src);
+	meta_set_status(s->meta, s->status);
+	if (meta_write(s->meta, s->cfg.dir, &cause) != 0) {
+		session_error(s, cause);
+		code = RB_EXIT_ENV;
+	}
+	json_decref(s->meta);
+	s->meta = NULL;
+	return (code);
+}
+
+/*
+ * Stop the sampler and end the session: "failed" when sampling failed,
+ * "interrupted" when the caller says a signal cut it short, else
+ * "complete".  Returns the exit code; s->status says how it ended.
+ */
+int
+session_finish(struct session *s, int interrupted)
+{
+	char *cause = NULL;
+	int rc, code = RB_EXIT_OK;
+
+	if ((rc = sampler_stop(&s->sampler, &cause)) != 0) {
+		session_error(s, cause);
+		s->status = "failed";
+		code = -rc;
+	} else if (interrupted) {
+		s->status = "interrupted";
+		code = RB_EXIT_INTR;
+	} else
+		s->status = "complete";
+	if (s->meta == NULL)
+		return (code);
+	return (session_close(s, code));
+}

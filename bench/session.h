@@ -1,0 +1,52 @@
+/*
+ * One results-directory session, shared by sample and run: open the CSV
+ * sink, write meta.json saying "running" before the first row, run the
+ * sampler, then record how it ended (status, samples, overruns, what the
+ * source found) in the final meta.json.  Also the signals that end a
+ * session cleanly.
+ */
+#ifndef RB_SESSION_H
+#define RB_SESSION_H
+
+#include <jansson.h>
+#include <signal.h>
+
+#include "sampler.h"
+#include "sink-csv.h"
+#include "source.h"
+
+/* session_catch_signals flags. */
+#define SESSION_SIGHUP		0x1	/* SIGHUP ends it too */
+#define SESSION_NO_SIGPIPE	0x2	/* a closed pipe must not kill it */
+
+struct session_config {
+	const char	*command;	/* "sample", "run": meta and messages */
+	const char	*dir;		/* results directory; NULL: none */
+	const char	*label;
+	json_t		*system;	/* borrowed */
+	struct source	*src;
+	double		 interval_s;
+	const char	*replay;	/* recording read instead of /proc */
+	const char	*end_phase;	/* phase of the stop event; NULL: none */
+};
+
+struct session {
+	struct session_config cfg;
+	struct sink_csv	 sink;
+	struct sink_csv	*sinkp;		/* NULL without a directory */
+	json_t		*meta;		/* NULL without a directory */
+	struct sampler	 sampler;
+	const char	*status;	/* after session_finish */
+};
+
+void	 session_catch_signals(int flags);
+void	 session_protect_from_oom(void);
+int	 session_signal(void);
+
+int	 session_open(struct session *s, const struct session_config *cfg,
+	     json_t *phases, char **cause);
+int	 session_start(struct session *s, const struct sampler_config *scfg,
+	     void *topology, const char *first_phase, char **cause);
+int	 session_finish(struct session *s, int interrupted);
+
+#endif

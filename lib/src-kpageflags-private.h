@@ -1,0 +1,116 @@
+/*
+ * What the files of the kpageflags source share inside lib/:
+ *
+ *   src-kpageflags.c        the source: options, open, read, describe
+ *   src-kpageflags-scan.c   the scan of /proc/kpageflags (the hot loop)
+ *   src-kpageflags-check.c  the scan checked against zoneinfo
+ */
+#ifndef RB_SRC_KPAGEFLAGS_PRIVATE_H
+#define RB_SRC_KPAGEFLAGS_PRIVATE_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "region-map.h"
+#include "snapshot.h"
+#include "src-kpageflags.h"
+
+#define SRC_KPAGEFLAGS_BATCH	(4 << 20)	/* bytes per pread */
+#define SRC_KPAGEFLAGS_MAX_THREADS 64
+#define SRC_KPAGEFLAGS_DEFAULT_REGION (512ULL << 20)
+/* Minimum gap between blocks and pages to tell head-only marking. */
+#define SRC_KPAGEFLAGS_DETECT_MIN 64
+
+/* How the kernel marks free blocks in kpageflags. */
+enum src_kpageflags_marking {
+	SRC_KPAGEFLAGS_UNDECIDED,
+	SRC_KPAGEFLAGS_ALL_PAGES,	/* 4.6 and later: every page BUDDY */
+	SRC_KPAGEFLAGS_HEAD_ONLY	/* before 4.6: only the head page */
+};
+
+/* Counters of one region key, per scanning thread. */
+struct src_kpageflags_acc {
+	uint64_t	 present;
+	uint64_t	 free;
+	uint64_t	 zero;		/* no flags at all, not free */
+	uint64_t	 reserved;	/* PG_reserved: never managed */
+	uint64_t	 used[SNAP_USED_NCLASS];
+	uint64_t	 blocks[SNAP_MAX_ORDERS];
+	uint64_t	 uninit;	/* after reconciliation */
+};
+
+/* Per-zone figures of one sample. */
+struct src_kpageflags_zone {
+	uint64_t	 slack;		/* sum of per-CPU thresholds */
+	uint64_t	 free_before;
+	uint64_t	 free_after;
+	uint64_t	 managed;
+	uint64_t	 buddy_blocks;	/* buddyinfo, before */
+	uint64_t	 buddy_pages;
+	uint64_t	 pcp;		/* per-CPU list pages, before */
+	int		 seen;
+};
+
+struct src_kpageflags;
+
+struct src_kpageflags_worker {
+	struct src_kpageflags		*kp;
+	pthread_t			 thread;
+	int				 started;
+	uint64_t			 lo;
+	uint64_t			 hi;
+	uint64_t			*buf;
+	struct src_kpageflags_acc	*acc;
+	int				 err;
+	uint64_t			 err_pfn;
+};
+
+struct src_kpageflags {
+	int				 fd;
+	char				 path[PATH_MAX + 16];
+	struct region_map		 map;
+	struct snapshot			 before;
+	struct snapshot			 after;
+	struct procfile			 after_file;
+	int				 maxorder;
+	uint64_t			 batch_pfns;
+	enum src_kpageflags_marking	 marking;
+	int				 head_rule;
+	char				 detection[256];
+
+	int				 nthreads;
+	struct src_kpageflags_worker	*workers;
+	pthread_barrier_t		 start;
+	pthread_barrier_t		 done;
+	int				 barriers;
+	volatile int			 quit;
+
+	struct src_kpageflags_acc	*total;
+	struct src_kpageflags_zone	*zones;
+
+	uint64_t			 samples;
+	uint64_t			 checks;
+	uint64_t			 outside;
+	uint64_t			 worst_outside;
+	int64_t				 worst_diff;
+	char				 worst_where[64];
+	uint64_t			 last_scan_ns;
+	uint64_t			 max_scan_ns;
+};
+
+/* src-kpageflags-scan.c */
+void	 src_kpageflags_start_workers(struct src_kpageflags *kp,
+	     long nthreads);
+void	 src_kpageflags_stop_workers(struct src_kpageflags *kp);
+int	 src_kpageflags_run(struct src_kpageflags *kp, char **cause);
+
+/* src-kpageflags-check.c */
+void	 src_kpageflags_before(struct src_kpageflags *kp,
+	     struct snapshot *before, const char *zoneinfo,
+	     struct snapshot *snap);
+void	 src_kpageflags_detect(struct src_kpageflags *kp);
+void	 src_kpageflags_after(struct src_kpageflags *kp,
+	     struct snapshot *after, struct snapshot *snap);
+
+#endif

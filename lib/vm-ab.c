@@ -1,0 +1,212 @@
+/*
+ * regionbench ab: boots two kernels (or one kernel with two sets of boot
+ * arguments) alternately, A, B, A, B, ..., runs the same suite once per
+ * boot into PARENT/LABEL-N/run, then compares the two groups and gates B
+ * against A with rules that judge region metrics only.  The boot is the
+ * unit: one run per boot.  With nothing different between the sides it is
+ * an A/A.  compare and gate are this program run again.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "vm.h"
+
+/* This program's own path. */
+static char *
+vm_ab_self(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0)
+		return (xstrdup("regionbench"));
+	exe[n] = '\0';
+	return (xstrdup(exe));
+}
+
+/*
+ * The VM rules: next to the program (an uninstalled build:
+ * bench/suites/gate-rules-vm.ini), in $REGIONBENCH_DATADIR, or installed.
+ */
+static char *
+vm_ab_rules(void)
+{
+	char *self = vm_ab_self(), *slash, *path;
+	const char *env = getenv("REGIONBENCH_DATADIR");
+
+	if ((slash = strrchr(self, '/')) != NULL) {
+		*slash = '\0';
+		path = xasprintf("%s/suites/gate-rules-vm.ini", self);
+		if (access(path, R_OK) == 0) {
+			free(self);
+			return (path);
+		}
+		free(path);
+	}
+	free(self);
+	if (env != NULL && *env != '\0') {
+		path = xasprintf("%s/gate-rules-vm.ini", env);
+		if (access(path, R_OK) == 0)
+			return (path);
+		free(path);
+	}
+	return (xstrdup(PKGDATADIR "/gate-rules-vm.ini"));
+}
+
+/* Run this program with argv; its exit status, or -1. */
+static int
+vm_ab_spawn(char **argv)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) == -1) {
+		if (errno != EINTR)
+			return (-1);
+	}
+	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+int
+vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
+    char **cause)
+{
+	struct vm_settings side;
+	const char *labels[2] = { set->label_a, set->label_b };
+	char *parent, *self = vm_ab_self(), *rules, stamp[32], **argv;
+	char **runs[2], *suite = NULL;
+	struct tm tm;
+	time_t now;
+	long i;
+	int s, j, n, rc = 0;
+
+	if (strcmp(set->label_a, set->label_b) == 0 ||
+	    strchr(set->label_a, '/') != NULL ||
+	    strchr(set->label_b, '/') != NULL) {
+		free(self);
+		return (fail_with(cause, RB_EXIT_INPUT, "--label-a and "
+		    "--label-b must differ and hold no '/'"));
+	}
+	if (set->vm.out != NULL)
+		parent = xstrdup(set->vm.out);
+	else {
+		now = time(NULL);
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+		parent = xasprintf("results/ab-%s", stamp);
+	}
+	rules = set->rules != NULL ? xstrdup(set->rules) : vm_ab_rules();
+	/* The guest runs in DIR: a suite file named relative to here must
+	 * travel as an absolute path. */
+	if (nargs > 0 && run_args[0][0] != '/' &&
+	    access(run_args[0], F_OK) == 0)
+		suite = realpath(run_args[0], NULL);
+	for (s = 0; s < 2; s++)
+		runs[s] = xcalloc(set->boots + 1, sizeof *runs[s]);
+	/* argv of each boot: regionbench run SUITE ARGS --out run --label L */
+	argv = xcalloc(nargs + 10, sizeof *argv);
+	for (i = 0; i < set->boots && rc == 0; i++) {
+		for (s = 0; s < 2 && rc == 0; s++) {
+			side = set->vm;
+			if (s == 1) {
+				if (set->kernel_b != NULL) {
+					side.kernel = set->kernel_b;
+					side.modules = set->modules_b;
+				} else if (set->modules_b != NULL)
+					side.modules = set->modules_b;
+				side.append = set->append_b;
+			}
+			side.out = xasprintf("%s/%s-%ld", parent, labels[s],
+			    i + 1);
+			n = 0;
+			argv[n++] = self;
+			argv[n++] = "run";
+			for (j = 0; j < nargs; j++)
+				argv[n++] = j == 0 && suite != NULL ? suite :
+				    run_args[j];
+			argv[n++] = "--out";
+			argv[n++] = "run";
+			argv[n++] = "--label";
+			argv[n++] = (char *)labels[s];
+			argv[n++] = "--no-charts";
+			argv[n++] = "--quiet";
+			argv[n] = NULL;
+			log_infox("ab: boot %ld/%ld of %s", i + 1, set->boots,
+			    labels[s]);
+			rc = vm_run(&side, argv, n, cause);
+			if (rc > 0) {
+				rc = fail_with(cause, RB_EXIT_ENV, "ab: the "
+				    "suite failed in %s (exit %d); see its "
+				    "vm-console.log", side.out, rc);
+			}
+			runs[s][i] = xasprintf("%s/run", side.out);
+			free(side.out);
+		}
+	}
+	free(argv);
+	if (rc == 0) {
+		/* regionbench compare --group-by label A... B... */
+		argv = xcalloc(2 * set->boots + 12, sizeof *argv);
+		n = 0;
+		argv[n++] = self;
+		argv[n++] = "compare";
+		argv[n++] = "--group-by";
+		argv[n++] = "label";
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < set->boots; i++)
+				argv[n++] = runs[s][i];
+		argv[n] = NULL;
+		if (vm_ab_spawn(argv) != 0)
+			log_warnx("ab: compare failed");
+		free(argv);
+		/* regionbench gate --rules R --baseline A... --candidate B... */
+		argv = xcalloc(4 * set->boots + 12, sizeof *argv);
+		n = 0;
+		argv[n++] = self;
+		argv[n++] = "gate";
+		argv[n++] = "--rules";
+		argv[n++] = rules;
+		for (s = 0; s < 2; s++) {
+			for (i = 0; i < set->boots; i++) {
+				argv[n++] = s == 0 ? "--baseline" :
+				    "--candidate";
+				argv[n++] = runs[s][i];
+			}
+		}
+		argv[n] = NULL;
+		rc = vm_ab_spawn(argv);
+		if (rc < 0 || rc > 1)
+			rc = fail_with(cause, rc < 0 ? RB_EXIT_ENV : rc,
+			    "ab: gate could not judge the runs in %s",
+			    parent);
+		free(argv);
+	}
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < set->boots; i++)
+			free(runs[s][i]);
+		free(runs[s]);
+	}
+	free(suite);
+	free(rules);
+	free(parent);
+	free(self);
+	return (rc);
+}

@@ -1,0 +1,803 @@
+/*
+ * Kernel images and the guest's initramfs for `regionbench vm`.
+ *
+ * The initramfs is a newc cpio (uncompressed: the kernel unpacks it faster
+ * than it would decompress it under emulation) holding static busybox, the
+ * guest init script and the modules the guest needs for its root over 9p,
+ * its overlay and its ext4 scratch disk, deepest dependency first.  It is
+ * built once per kernel, init and busybox (a hash of the three) and kept
+ * in $XDG_CACHE_HOME/regionbench/vm.
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fts.h>
+#include <limits.h>
+#include <lzma.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "atomic-file.h"
+#include "log.h"
+#include "vm.h"
+
+#define VM_BUSYBOX	"/bin/busybox"
+
+/* What the guest init needs, and the kernel option that provides it. */
+static const struct vm_module_need {
+	const char	*name;
+	const char	*config;
+} vm_needs[] = {
+	{ .name = "virtio_pci", .config = "CONFIG_VIRTIO_PCI" },
+	{ .name = "9pnet_virtio", .config = "CONFIG_NET_9P_VIRTIO" },
+	{ .name = "9p", .config = "CONFIG_9P_FS" },
+	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS" },
+	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK" },
+	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C" },
+	{ .name = "ext4", .config = "CONFIG_EXT4_FS" },
+	{ .name = NULL }
+};
+
+/* A growing memory buffer. */
+struct vm_buf {
+	char		*data;
+	size_t		 len;
+	size_t		 cap;
+};
+
+static void
+vm_buf_add(struct vm_buf *b, const void *data, size_t len)
+{
+	if (b->len + len > b->cap) {
+		b->cap = (b->len + len) * 2 + 4096;
+		b->data = xreallocarray(b->data, b->cap, 1);
+	}
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+}
+
+/* Read a whole file; NULL with a cause on failure. */
+static char *
+vm_read_file(const char *path, size_t *len, char **cause)
+{
+	struct vm_buf b = { 0 };
+	char chunk[65536];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno));
+		return (NULL);
+	}
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		vm_buf_add(&b, chunk, n);
+	close(fd);
+	if (n < 0) {
+		free(b.data);
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno));
+		return (NULL);
+	}
+	vm_buf_add(&b, "", 1);
+	*len = b.len - 1;
+	return (b.data);
+}
+
+/* SHA-256 of a memory block as 64 hex digits. */
+static void
+vm_sha256(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	int i;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, sizeof digest, digest);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* SHA-256 of a file. */
+int
+vm_sha256_file(const char *path, char out[65], char **cause)
+{
+	char *data;
+	size_t len;
+
+	if ((data = vm_read_file(path, &len, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	vm_sha256(data, len, out);
+	free(data);
+	return (0);
+}
+
+/* The release in a "Linux version R ..." banner, or NULL. */
+static char *
+vm_banner_release(const char *data, size_t len)
+{
+	static const char banner[] = "Linux version ";
+	const char *p = data, *end = data + len, *r;
+
+	while ((p = memmem(p, end - p, banner, sizeof banner - 1)) != NULL) {
+		r = p + sizeof banner - 1;
+		p = r;
+		/* The banner is followed by the release and " (". */
+		while (p < end && *p > ' ' && *p < 127)
+			p++;
+		if (p > r && p + 1 < end && p[0] == ' ' && p[1] == '(')
+			return (xstrndup(r, p - r));
+	}
+	return (NULL);
+}
+
+/*
+ * Identify a kernel image: a bzImage (the boot protocol's "HdrS" header,
+ * whose kernel_version field points at the release) or an ELF vmlinux
+ * (booted through its PVH note; the release is in its banner).
+ */
+int
+vm_kernel_load(struct vm_kernel *k, const char *path, char **cause)
+{
+	char real[PATH_MAX], *data, *v;
+	size_t len, off;
+
+	memset(k, 0, sizeof *k);
+	if (realpath(path, real) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: %s",
+		    path, strerror(errno)));
+	if ((data = vm_read_file(real, &len, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	if (len > 0x210 && memcmp(data + 0x202, "HdrS", 4) == 0) {
+		off = 0x200 + ((uint8_t)data[0x20e] |
+		    (uint8_t)data[0x20f] << 8);
+		if (data[0x20e] != 0 || data[0x20f] != 0) {
+			if (off < len && (v = memchr(data + off, '\0',
+			    len - off)) != NULL && v > data + off)
+				k->release = xstrndup(data + off,
+				    strcspn(data + off, " "));
+		}
+	} else if (len > SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0 &&
+	    data[EI_CLASS] == ELFCLASS64) {
+		k->elf = 1;
+		k->release = vm_banner_release(data, len);
+	} else {
+		free(data);
+		return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: not a "
+		    "kernel image (neither a bzImage nor an ELF vmlinux)",
+		    path));
+	}
+	if (k->release == NULL) {
+		free(data);
+		return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: no "
+		    "kernel release found in the image", path));
+	}
+	vm_sha256(data, len, k->sha256);
+	free(data);
+	k->path = xstrdup(real);
+	return (0);
+}
+
+void
+vm_kernel_free(struct vm_kernel *k)
+{
+	free(k->path);
+	free(k->release);
+	memset(k, 0, sizeof *k);
+}
+
+/*
+ * The modules of an image that was unpacked or installed the usual way:
+ * PREFIX/boot/vmlinuz-R goes with PREFIX/lib/modules/R.  NULL when there
+ * is no such directory.
+ */
+char *
+vm_modules_guess(const struct vm_kernel *k)
+{
+	char *dir, *slash, *path;
+	struct stat st;
+
+	dir = xstrdup(k->path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	path = xasprintf("%s/lib/modules/%s", dir, k->release);
+	free(dir);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return (path);
+	free(path);
+	return (NULL);
+}
+
+/* A module file's name ("9pnet_virtio.ko") as a module name. */
+static char *
+vm_module_name(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *name, *p;
+
+	name = xstrdup(base != NULL ? base + 1 : file);
+	if ((p = strstr(name, ".ko")) != NULL)
+		*p = '\0';
+	for (p = name; *p != '\0'; p++) {
+		if (*p == '-')
+			*p = '_';
+	}
+	return (name);
+}
+
+/* Every module file of a tree, and the modules built into the kernel. */
+struct vm_modtree {
+	char		*dir;
+	int		 n;
+	char		**names;
+	char		**paths;
+	int		 nbuiltin;
+	char		**builtin;
+};
+
+static void
+vm_modtree_free(struct vm_modtree *t)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->names[i]);
+		free(t->paths[i]);
+	}
+	for (i = 0; i < t->nbuiltin; i++)
+		free(t->builtin[i]);
+	free(t->names);
+	free(t->paths);
+	free(t->builtin);
+}
+
+static int
+vm_modtree_load(struct vm_modtree *t, const char *dir, char **cause)
+{
+	char *argv[] = { (char *)dir, NULL }, *text, *line, *save, *path;
+	FTSENT *e;
+	size_t len;
+	FTS *fts;
+
+	memset(t, 0, sizeof *t);
+	t->dir = (char *)dir;
+	if ((fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL)) == NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "--modules %s: %s",
+		    dir, strerror(errno)));
+	while ((e = fts_read(fts)) != NULL) {
+		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR) {
+			fts_close(fts);
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "--modules %s: %s", e->fts_path,
+			    strerror(e->fts_errno)));
+		}
+		if (e->fts_info != FTS_F || strstr(e->fts_name, ".ko") ==
+		    NULL)
+			continue;
+		t->names = xreallocarray(t->names, t->n + 1,
+		    sizeof *t->names);
+		t->paths = xreallocarray(t->paths, t->n + 1,
+		    sizeof *t->paths);
+		t->names[t->n] = vm_module_name(e->fts_name);
+		t->paths[t->n++] = xstrdup(e->fts_path);
+	}
+	fts_close(fts);
+	path = xasprintf("%s/modules.builtin", dir);
+	if ((text = vm_read_file(path, &len, NULL)) != NULL) {
+		for (line = strtok_r(text, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save)) {
+			t->builtin = xreallocarray(t->builtin,
+			    t->nbuiltin + 1, sizeof *t->builtin);
+			t->builtin[t->nbuiltin++] = vm_module_name(line);
+		}
+		free(text);
+	}
+	free(path);
+	return (0);
+}
+
+/* The value of KEY in a module's .modinfo section, or NULL. */
+static char *
+vm_modinfo(const char *data, size_t len, const char *key)
+{
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Shdr *sh, *strsec;
+	const char *p, *end, *name;
+	size_t klen = strlen(key);
+	int i;
+
+	if (len < sizeof *eh || memcmp(data, ELFMAG, SELFMAG) != 0 ||
+	    data[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0 ||
+	    eh->e_shoff > len || eh->e_shnum > (len - eh->e_shoff) /
+	    sizeof *sh || eh->e_shstrndx >= eh->e_shnum)
+		return (NULL);
+	sh = (const void *)(data + eh->e_shoff);
+	strsec = &sh[eh->e_shstrndx];
+	if (strsec->sh_offset > len || strsec->sh_size > len -
+	    strsec->sh_offset)
+		return (NULL);
+	for (i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strsec->sh_size)
+			continue;
+		name = data + strsec->sh_offset + sh[i].sh_name;
+		if (strncmp(name, ".modinfo", strsec->sh_size -
+		    sh[i].sh_name) != 0 || sh[i].sh_offset > len ||
+		    sh[i].sh_size > len - sh[i].sh_offset)
+			continue;
+		p = data + sh[i].sh_offset;
+		end = p + sh[i].sh_size;
+		while (p < end) {
+			const char *z = memchr(p, '\0', end - p);
+
+			if (z == NULL)
+				break;
+			if ((size_t)(z - p) > klen && strncmp(p, key, klen) ==
+			    0 && p[klen] == '=')
+				return (xstrdup(p + klen + 1));
+			p = z + 1;
+		}
+	}
+	return (NULL);
+}
+
+/* The initramfs being assembled: the load order of its modules. */
+struct vm_modset {
+	int		 n;
+	char		**names;
+	char		**paths;
+};
+
+static int
+vm_modset_has(const struct vm_modset *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (strcmp(s->names[i], name) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Add a module after its dependencies (depth first).  A module that is
+ * built in needs nothing; one that is absent is an error naming the kernel
+ * option (exit 3); one built for another kernel is an input error.
+ */
+static int
+vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
+    const struct vm_kernel *k, const char *name, const char *config,
+    int depth, char **cause)
+{
+	char *data, *deps, *magic, *d, *save;
+	size_t len;
+	int i, rc = 0;
+
+	if (vm_modset_has(s, name))
+		return (0);
+	for (i = 0; i < t->nbuiltin; i++) {
+		if (strcmp(t->builtin[i], name) == 0)
+			return (0);
+	}
+	for (i = 0; i < t->n; i++) {
+		if (strcmp(t->names[i], name) == 0)
+			break;
+	}
+	if (i == t->n) {
+		if (config != NULL)
+			return (fail_with(cause, RB_EXIT_ENV, "kernel %s "
+			    "lacks %s: no %s.ko under %s and not built in "
+			    "(build it with %s=y or =m)", k->release, name,
+			    name, t->dir, config));
+		return (fail_with(cause, RB_EXIT_ENV, "kernel %s: module "
+		    "%s (a dependency) is not under %s", k->release, name,
+		    t->dir));
+	}
+	if (depth > 32)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: module "
+		    "dependencies loop", t->paths[i]));
+	if (strcmp(t->paths[i] + strlen(t->paths[i]) - 3, ".ko") != 0)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: compressed "
+		    "module: regionbench vm needs plain .ko files (build "
+		    "with CONFIG_MODULE_COMPRESS_NONE=y)", t->paths[i]));
+	if ((data = vm_read_file(t->paths[i], &len, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	magic = vm_modinfo(data, len, "vermagic");
+	if (magic == NULL || strncmp(magic, k->release,
+	    strlen(k->release)) != 0 || magic[strlen(k->release)] != ' ') {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--modules %s: %s is "
+		    "built for kernel %.*s, the image is %s", t->dir,
+		    t->paths[i], magic != NULL ? (int)strcspn(magic, " ") :
+		    9, magic != NULL ? magic : "(unknown)", k->release);
+		goto out;
+	}
+	if ((deps = vm_modinfo(data, len, "depends")) != NULL) {
+		for (d = strtok_r(deps, ",", &save); d != NULL && rc == 0;
+		    d = strtok_r(NULL, ",", &save)) {
+			char *dn = vm_module_name(d);
+
+			rc = vm_modset_add(s, t, k, dn, NULL, depth + 1,
+			    cause);
+			free(dn);
+		}
+		free(deps);
+	}
+	if (rc == 0) {
+		s->names = xreallocarray(s->names, s->n + 1,
+		    sizeof *s->names);
+		s->paths = xreallocarray(s->paths, s->n + 1,
+		    sizeof *s->paths);
+		s->names[s->n] = xstrdup(name);
+		s->paths[s->n++] = xstrdup(t->paths[i]);
+	}
+out:
+	free(magic);
+	free(data);
+	return (rc);
+}
+
+static void
+vm_modset_free(struct vm_modset *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->names[i]);
+		free(s->paths[i]);
+	}
+	free(s->names);
+	free(s->paths);
+}
+
+/* One newc cpio entry. */
+static void
+vm_cpio_add(struct vm_buf *b, const char *name, unsigned mode,
+    unsigned rmajor, unsigned rminor, const void *data, size_t len)
+{
+	static unsigned ino = 1;
+	static const char zeros[4];
+	char hdr[160];
+	size_t nlen = strlen(name) + 1;
+
+	snprintf(hdr, sizeof hdr, "070701%08X%08X%08X%08X%08X%08X%08zX"
+	    "%08X%08X%08X%08X%08zX%08X", ino++, mode, 0, 0,
+	    (mode & S_IFMT) == S_IFDIR ? 2 : 1, 0, len, 0, 0, rmajor, rminor,
+	    nlen, 0);
+	vm_buf_add(b, hdr, 110);
+	vm_buf_add(b, name, nlen);
+	vm_buf_add(b, zeros, (4 - (110 + nlen) % 4) % 4);
+	if (len > 0) {
+		vm_buf_add(b, data, len);
+		vm_buf_add(b, zeros, (4 - len % 4) % 4);
+	}
+}
+
+/* Is an ELF file statically linked (no PT_INTERP)? */
+static int
+vm_elf_static(const char *data, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Phdr *ph;
+	int i;
+
+	if (len < sizeof *eh || memcmp(data, ELFMAG, SELFMAG) != 0 ||
+	    data[EI_CLASS] != ELFCLASS64 || eh->e_phoff > len ||
+	    eh->e_phnum > (len - eh->e_phoff) / sizeof *ph)
+		return (0);
+	ph = (const void *)(data + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_INTERP)
+			return (0);
+	}
+	return (1);
+}
+
+/* The cache directory, created; NULL with a cause. */
+static char *
+vm_cache_dir(char **cause)
+{
+	const char *base = getenv("XDG_CACHE_HOME");
+	char *dir, *p;
+
+	if (base != NULL && base[0] == '/')
+		dir = xasprintf("%s/regionbench/vm", base);
+	else if (getenv("HOME") != NULL)
+		dir = xasprintf("%s/.cache/regionbench/vm", getenv("HOME"));
+	else {
+		fail_with(cause, RB_EXIT_ENV, "no cache directory: set "
+		    "XDG_CACHE_HOME or HOME");
+		return (NULL);
+	}
+	for (p = dir + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+			fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
+			    strerror(errno));
+			free(dir);
+			return (NULL);
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	return (dir);
+}
+
+/*
+ * The guest init script: $REGIONBENCH_VM_INIT, next to the program (an
+ * uninstalled build: bench/vm-init.sh) or the installed
+ * $(pkgdatadir)/vm-init.sh.
+ */
+char *
+vm_find_init(char **cause)
+{
+	char exe[PATH_MAX], *slash, *path;
+	ssize_t n;
+
+	if (getenv("REGIONBENCH_VM_INIT") != NULL)
+		return (xstrdup(getenv("REGIONBENCH_VM_INIT")));
+	n = readlink("/proc/self/exe", exe, sizeof exe - 16);
+	if (n > 0) {
+		exe[n] = '\0';
+		if ((slash = strrchr(exe, '/')) != NULL) {
+			strcpy(slash, "/vm-init.sh");
+			if (access(exe, R_OK) == 0)
+				return (xstrdup(exe));
+		}
+	}
+	path = xstrdup(PKGDATADIR "/vm-init.sh");
+	if (access(path, R_OK) == 0)
+		return (path);
+	fail_with(cause, RB_EXIT_ENV, "%s: %s (the guest init is missing: "
+	    "reinstall regionbench or set REGIONBENCH_VM_INIT)", path,
+	    strerror(errno));
+	free(path);
+	return (NULL);
+}
+
+/*
+ * The initramfs for a kernel: from the cache, or built now.  modules is
+ * the kernel's lib/modules/RELEASE tree, or NULL when everything the guest
+ * needs is built in.  Sets *out to the cached file's path and returns 0,
+ * or returns -RB_EXIT_INPUT (bad input) or -RB_EXIT_ENV (a missing
+ * piece) with a cause.
+ */
+int
+vm_initramfs(const struct vm_kernel *k, const char *modules,
+    const char *init, char **out, char **cause)
+{
+	struct vm_modtree tree = { 0 };
+	struct vm_modset set = { 0 };
+	struct vm_buf b = { 0 }, order = { 0 };
+	char *bb = NULL, *script = NULL, *dir = NULL, *path = NULL, *key;
+	char *data, name[PATH_MAX], hash[65], bbhash[65], inithash[65];
+	size_t bblen, scriptlen, len;
+	int i, rc = -RB_EXIT_INPUT;
+
+	*out = NULL;
+	if ((bb = vm_read_file(VM_BUSYBOX, &bblen, NULL)) == NULL ||
+	    !vm_elf_static(bb, bblen)) {
+		rc = fail_with(cause, RB_EXIT_ENV, "%s is missing or not "
+		    "static: apt-get install busybox-static", VM_BUSYBOX);
+		goto out;
+	}
+	if ((script = vm_read_file(init, &scriptlen, cause)) == NULL)
+		goto out;
+	vm_sha256(bb, bblen, bbhash);
+	vm_sha256(script, scriptlen, inithash);
+	key = xasprintf("%s %s %s %s", k->sha256, bbhash, inithash,
+	    modules != NULL ? modules : "-");
+	vm_sha256(key, strlen(key), hash);
+	free(key);
+	if ((dir = vm_cache_dir(cause)) == NULL) {
+		rc = -RB_EXIT_ENV;
+		goto out;
+	}
+	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
+	if (access(path, R_OK) == 0) {
+		rc = 0;
+		goto out;
+	}
+
+	if (modules != NULL) {
+		if ((rc = vm_modtree_load(&tree, modules, cause)) != 0)
+			goto fail;
+		for (i = 0; vm_needs[i].name != NULL; i++) {
+			if ((rc = vm_modset_add(&set, &tree, k,
+			    vm_needs[i].name, vm_needs[i].config, 0,
+			    cause)) != 0)
+				goto fail;
+		}
+	}
+	vm_cpio_add(&b, ".", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "bin", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "dev", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
+	vm_cpio_add(&b, "lib", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "lib/modules", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "bin/busybox", S_IFREG | 0755, 0, 0, bb, bblen);
+	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, script, scriptlen);
+	for (i = 0; i < set.n; i++) {
+		if ((data = vm_read_file(set.paths[i], &len, cause)) ==
+		    NULL) {
+			rc = -RB_EXIT_INPUT;
+			goto fail;
+		}
+		snprintf(name, sizeof name, "lib/modules/%s.ko",
+		    set.names[i]);
+		vm_cpio_add(&b, name, S_IFREG | 0644, 0, 0, data, len);
+		free(data);
+		vm_buf_add(&order, set.names[i], strlen(set.names[i]));
+		vm_buf_add(&order, ".ko\n", 4);
+	}
+	vm_cpio_add(&b, "modules", S_IFREG | 0644, 0, 0, order.data,
+	    order.len);
+	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
+	if (atomic_file_write(path, b.data, b.len, cause) != 0) {
+		rc = -RB_EXIT_ENV;
+		goto fail;
+	}
+	rc = 0;
+	goto out;
+fail:
+	free(path);
+	path = NULL;
+out:
+	*out = path;
+	vm_modtree_free(&tree);
+	vm_modset_free(&set);
+	free(b.data);
+	free(order.data);
+	free(bb);
+	free(script);
+	free(dir);
+	return (rc);
+}
+
+/* Does an ELF vmlinux carry the PVH entry note (XEN_ELFNOTE_PHYS32_ENTRY)? */
+static int
+vm_elf_has_pvh(const char *data, size_t len)
+{
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Phdr *ph;
+	const Elf64_Nhdr *nh;
+	size_t off, end;
+	int i;
+
+	if (len < sizeof *eh || memcmp(data, ELFMAG, SELFMAG) != 0 ||
+	    data[EI_CLASS] != ELFCLASS64 || eh->e_phoff > len ||
+	    eh->e_phnum > (len - eh->e_phoff) / sizeof *ph)
+		return (0);
+	ph = (const void *)(data + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_NOTE || ph[i].p_offset > len ||
+		    ph[i].p_filesz > len - ph[i].p_offset)
+			continue;
+		off = ph[i].p_offset;
+		end = off + ph[i].p_filesz;
+		while (off + sizeof *nh <= end) {
+			nh = (const void *)(data + off);
+			if (nh->n_namesz == 4 && off + sizeof *nh + 4 <= end &&
+			    memcmp(data + off + sizeof *nh, "Xen", 4) == 0 &&
+			    nh->n_type == 18)
+				return (1);
+			off += sizeof *nh + ((nh->n_namesz + 3) & ~3U) +
+			    ((nh->n_descsz + 3) & ~3U);
+		}
+	}
+	return (0);
+}
+
+/* Decompress an xz or gzip payload; NULL when it is neither or bad. */
+static char *
+vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
+{
+	struct vm_buf b = { 0 };
+	uint8_t chunk[1 << 16];
+	int done = 0;
+
+	if (inlen > 6 && memcmp(in, "\3757zXZ\0", 6) == 0) {
+		lzma_stream xs = LZMA_STREAM_INIT;
+		lzma_ret r;
+
+		if (lzma_stream_decoder(&xs, UINT64_MAX, 0) != LZMA_OK)
+			return (NULL);
+		xs.next_in = in;
+		xs.avail_in = inlen;
+		do {
+			xs.next_out = chunk;
+			xs.avail_out = sizeof chunk;
+			r = lzma_code(&xs, LZMA_FINISH);
+			vm_buf_add(&b, chunk, sizeof chunk - xs.avail_out);
+		} while (r == LZMA_OK);
+		lzma_end(&xs);
+		done = r == LZMA_STREAM_END;
+	} else if (inlen > 2 && in[0] == 0x1f && in[1] == 0x8b) {
+		z_stream zs = { 0 };
+		int r;
+
+		if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+			return (NULL);
+		zs.next_in = (uint8_t *)in;
+		zs.avail_in = inlen;
+		do {
+			zs.next_out = chunk;
+			zs.avail_out = sizeof chunk;
+			r = inflate(&zs, Z_NO_FLUSH);
+			vm_buf_add(&b, chunk, sizeof chunk - zs.avail_out);
+		} while (r == Z_OK);
+		inflateEnd(&zs);
+		done = r == Z_STREAM_END;
+	}
+	if (!done) {
+		free(b.data);
+		return (NULL);
+	}
+	*outlen = b.len;
+	return (b.data);
+}
+
+/*
+ * The kernel as an ELF vmlinux QEMU can boot through its PVH entry, which
+ * skips the firmware and the decompressor (the slowest part of a boot
+ * under emulation): the image itself when it is one, else the xz or gzip
+ * payload of the bzImage, unpacked once into the cache.  NULL when
+ * neither works; the caller then boots the bzImage.
+ */
+char *
+vm_kernel_vmlinux(const struct vm_kernel *k)
+{
+	char *data = NULL, *elf = NULL, *dir = NULL, *path = NULL;
+	size_t len, elflen, off, plen;
+	const uint8_t *h;
+
+	if (k->elf)
+		return (xstrdup(k->path));
+	if ((dir = vm_cache_dir(NULL)) == NULL)
+		return (NULL);
+	path = xasprintf("%s/vmlinux-%.32s", dir, k->sha256);
+	if (access(path, R_OK) == 0)
+		goto out;
+	if ((data = vm_read_file(k->path, &len, NULL)) == NULL ||
+	    len < 0x250)
+		goto fail;
+	h = (const uint8_t *)data;
+	off = ((h[0x1f1] != 0 ? h[0x1f1] : 4) + 1) * 512 +
+	    (h[0x248] | h[0x249] << 8 | h[0x24a] << 16 |
+	    (uint32_t)h[0x24b] << 24);
+	plen = h[0x24c] | h[0x24d] << 8 | h[0x24e] << 16 |
+	    (uint32_t)h[0x24f] << 24;
+	if (off >= len || plen > len - off)
+		goto fail;
+	if ((elf = vm_inflate(h + off, plen, &elflen)) == NULL ||
+	    !vm_elf_has_pvh(elf, elflen))
+		goto fail;
+	if (atomic_file_write(path, elf, elflen, NULL) != 0)
+		goto fail;
+	goto out;
+fail:
+	free(path);
+	path = NULL;
+out:
+	free(elf);
+	free(data);
+	free(dir);
+	return (path);
+}

@@ -1,0 +1,798 @@
+/*
+ * Running one command in a kernel booted under QEMU (`regionbench vm`).
+ *
+ * The results directory is shared with the guest read-write over 9p and
+ * mounted there at its host path; the command, its environment and, at
+ * the end, its exit status travel through a control directory inside it
+ * (VM_CONTROL_DIR), never the kernel command line.  The guest init
+ * (bench/vm-init.sh) does the mounting.  The command's output comes back
+ * on the guest's second serial port, through a pipe this process relays to
+ * its stdout; the console goes to DIR/vm-console.log.  A guest that does
+ * not finish in time is killed; an interrupt kills QEMU; either way the
+ * control directory and the scratch image are removed.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic-file.h"
+#include "log.h"
+#include "meta.h"
+#include "units.h"
+#include "vm.h"
+
+#define VM_QEMU		"qemu-system-x86_64"
+#define VM_MKFS		"mkfs.ext4"
+#define VM_MIN_NODE_MEMORY (128ULL << 20)
+
+static volatile sig_atomic_t vm_signal;
+static const int vm_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void
+vm_on_signal(int sig)
+{
+	vm_signal = sig;
+}
+
+/* A program in $PATH, or NULL. */
+static char *
+vm_which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save, *full;
+
+	copy = xstrdup(path != NULL && *path != '\0' ? path :
+	    "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
+	for (dir = strtok_r(copy, ":", &save); dir != NULL;
+	    dir = strtok_r(NULL, ":", &save)) {
+		full = xasprintf("%s/%s", dir, name);
+		if (access(full, X_OK) == 0) {
+			free(copy);
+			return (full);
+		}
+		free(full);
+	}
+	/* mkfs.ext4 lives in /sbin, often not in a user's PATH. */
+	free(copy);
+	full = xasprintf("/usr/sbin/%s", name);
+	if (access(full, X_OK) == 0)
+		return (full);
+	free(full);
+	return (NULL);
+}
+
+/* A string as one single-quoted shell word. */
+static void
+vm_shell_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* A path for a QEMU option value: commas doubled. */
+static char *
+vm_qemu_escape(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 1), *p = out;
+
+	for (; *s != '\0'; s++) {
+		*p++ = *s;
+		if (*s == ',')
+			*p++ = ',';
+	}
+	*p = '\0';
+	return (out);
+}
+
+/* Write a small text file or fail with a cause. */
+static int
+vm_write_text(const char *path, const char *text, char **cause)
+{
+	if (atomic_file_write(path, text, strlen(text), cause) != 0)
+		return (-RB_EXIT_ENV);
+	return (0);
+}
+
+/* Run a program to completion, its output to logpath; its exit status. */
+static int
+vm_system(char *const argv[], const char *logpath)
+{
+	pid_t pid;
+	int st, fd;
+
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid == 0) {
+		for (fd = 0; fd < 3; fd++)
+			signal(vm_sigs[fd], SIG_DFL);
+		fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0644);
+		if (fd != -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) == -1) {
+		if (errno != EINTR)
+			return (-1);
+	}
+	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+/* Everything one boot needs, and what it leaves behind. */
+struct vm_boot {
+	const struct vm_settings *set;
+	struct vm_kernel kernel;
+	char		*modules;
+	char		*initramfs;
+	char		*boot;		/* the image QEMU loads */
+	char		*qemu;
+	char		*out;		/* absolute results directory */
+	char		*ctl;		/* out/VM_CONTROL_DIR */
+	char		*scratch;	/* ctl/scratch.img or NULL */
+	const char	*accel;
+	json_t		*facts;
+	char		*console;
+};
+
+/* Remove the control directory and everything in it. */
+static void
+vm_cleanup(struct vm_boot *b)
+{
+	static const char *const names[] = {
+		"env", "command", "started", "status", "status.tmp",
+		"scratch.img", "qemu.log", "mkfs.log", "bin/regionbench", NULL
+	};
+	char *p;
+	int i;
+
+	if (b->ctl == NULL)
+		return;
+	for (i = 0; names[i] != NULL; i++) {
+		p = xasprintf("%s/%s", b->ctl, names[i]);
+		unlink(p);
+		free(p);
+	}
+	p = xasprintf("%s/bin", b->ctl);
+	rmdir(p);
+	free(p);
+	if (rmdir(b->ctl) == -1 && errno != ENOENT)
+		log_warnx("vm: could not remove %s: %s", b->ctl,
+		    strerror(errno));
+}
+
+/* Write vm.json (the facts and the outcome so far). */
+static int
+vm_write_facts(struct vm_boot *b, char **cause)
+{
+	char *path, *text;
+	int rc;
+
+	path = xasprintf("%s/%s", b->out, VM_FACTS_FILE);
+	text = json_dumps(b->facts, JSON_INDENT(2) | JSON_SORT_KEYS);
+	rc = atomic_file_write(path, text, strlen(text), cause);
+	free(text);
+	free(path);
+	return (rc != 0 ? -RB_EXIT_ENV : 0);
+}
+
+/* Check the settings against each other and against the host. */
+static int
+vm_check(struct vm_boot *b, char **cause)
+{
+	const struct vm_settings *set = b->set;
+	uint64_t avail, per;
+	char want[32], have[32];
+
+	if (set->memory < VM_MIN_NODE_MEMORY * set->nodes)
+		return (fail_with(cause, RB_EXIT_INPUT, "--memory: at least "
+		    "128M per node (%ld node%s)", set->nodes,
+		    set->nodes == 1 ? "" : "s"));
+	per = set->memory / set->nodes;
+	if (per % (1 << 20) != 0 || per * set->nodes != set->memory)
+		return (fail_with(cause, RB_EXIT_INPUT, "--memory: %llu bytes "
+		    "do not split into %ld nodes of whole MiB",
+		    (unsigned long long)set->memory, set->nodes));
+	avail = units_mem_available();
+	if (avail > 0 && set->memory > avail) {
+		units_format_size(want, sizeof want, set->memory);
+		units_format_size(have, sizeof have, avail);
+		return (fail_with(cause, RB_EXIT_ENV, "--memory %s: more "
+		    "than the host can spare (%s available)", want, have));
+	}
+	return (0);
+}
+
+/* QEMU and the accelerator. */
+static int
+vm_check_tools(struct vm_boot *b, char **cause)
+{
+	const struct vm_settings *set = b->set;
+	int fd;
+
+	if ((b->qemu = vm_which(VM_QEMU)) == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s not found: "
+		    "apt-get install qemu-system-x86", VM_QEMU));
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd != -1)
+		close(fd);
+	if (set->accel == VM_ACCEL_KVM && fd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "--accel kvm: /dev/kvm: "
+		    "%s (use --accel tcg or auto)", strerror(errno)));
+	b->accel = set->accel == VM_ACCEL_TCG || fd == -1 ? "tcg" : "kvm";
+	return (0);
+}
+
+/* Find the kernel, its modules, QEMU and the initramfs. */
+static int
+vm_prepare_kernel(struct vm_boot *b, char **cause)
+{
+	const struct vm_settings *set = b->set;
+	char real[PATH_MAX], *init, *base, *probe;
+	struct stat st;
+	int rc;
+
+	if ((rc = vm_kernel_load(&b->kernel, set->kernel, cause)) != 0)
+		return (rc);
+	if (set->modules != NULL) {
+		if (realpath(set->modules, real) == NULL ||
+		    stat(real, &st) == -1 || !S_ISDIR(st.st_mode))
+			return (fail_with(cause, RB_EXIT_INPUT, "--modules %s: "
+			    "%s", set->modules, errno != 0 ? strerror(errno) :
+			    "not a directory"));
+		base = strrchr(real, '/') + 1;
+		probe = xasprintf("%s/modules.order", real);
+		if (strcmp(base, b->kernel.release) != 0 &&
+		    access(probe, F_OK) == 0) {
+			free(probe);
+			return (fail_with(cause, RB_EXIT_INPUT, "--modules %s: "
+			    "the modules of kernel %s, the image is %s",
+			    set->modules, base, b->kernel.release));
+		}
+		free(probe);
+		b->modules = xstrdup(real);
+	} else
+		b->modules = vm_modules_guess(&b->kernel);
+	if ((rc = vm_check_tools(b, cause)) != 0)
+		return (rc);
+	if ((b->boot = vm_kernel_vmlinux(&b->kernel)) == NULL)
+		b->boot = xstrdup(b->kernel.path);
+	if ((init = vm_find_init(cause)) == NULL)
+		return (-RB_EXIT_ENV);
+	rc = vm_initramfs(&b->kernel, b->modules, init, &b->initramfs,
+	    cause);
+	free(init);
+	return (rc);
+}
+
+/* The results directory, created; refuse one another boot is using. */
+static int
+vm_prepare_out(struct vm_boot *b, char **cause)
+{
+	const struct vm_settings *set = b->set;
+	char real[PATH_MAX], stamp[32], *out, *p;
+	struct tm tm;
+	time_t now;
+
+	if (set->out != NULL)
+		out = xstrdup(set->out);
+	else {
+		now = time(NULL);
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+		out = xasprintf("results/vm-%s", stamp);
+	}
+	for (p = out + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(out, 0755) == -1 && errno != EEXIST) {
+			fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,
+			    strerror(errno));
+			free(out);
+			return (-RB_EXIT_ENV);
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	if (realpath(out, real) == NULL) {
+		fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,
+		    strerror(errno));
+		free(out);
+		return (-RB_EXIT_ENV);
+	}
+	free(out);
+	b->out = xstrdup(real);
+	b->ctl = xasprintf("%s/%s", b->out, VM_CONTROL_DIR);
+	if (mkdir(b->ctl, 0755) == -1) {
+		int e = errno;
+
+		free(b->ctl);
+		b->ctl = NULL;
+		if (e == EEXIST)
+			return (fail_with(cause, RB_EXIT_INPUT, "--out %s: "
+			    "another regionbench vm is using it (remove "
+			    "%s/%s if none is)", b->out, b->out,
+			    VM_CONTROL_DIR));
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", b->out,
+		    VM_CONTROL_DIR, strerror(e)));
+	}
+	b->console = xasprintf("%s/%s", b->out, VM_CONSOLE_FILE);
+	return (0);
+}
+
+/* The command, its environment and the scratch disk, for the guest. */
+static int
+vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
+{
+	char exe[PATH_MAX], *path, *text, *log, sz[32];
+	char *mkfs_argv[8];
+	size_t len;
+	ssize_t n;
+	FILE *f;
+	int i, rc, fd;
+
+	path = xasprintf("%s/bin", b->ctl);
+	mkdir(path, 0755);
+	free(path);
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		exe[n] = '\0';
+		path = xasprintf("%s/bin/regionbench", b->ctl);
+		if (symlink(exe, path) == -1)
+			log_warnx("vm: %s: %s", path, strerror(errno));
+		free(path);
+	}
+
+	f = open_memstream(&text, &len);
+	fprintf(f, "RB_OUT=");
+	vm_shell_quote(f, b->out);
+	fprintf(f, "\nRB_PATH=");
+	path = xasprintf("%s/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+	    "/usr/bin:/sbin:/bin", b->ctl);
+	vm_shell_quote(f, path);
+	free(path);
+	fprintf(f, "\n");
+	fclose(f);
+	path = xasprintf("%s/env", b->ctl);
+	rc = vm_write_text(path, text, cause);
+	free(path);
+	free(text);
+	if (rc != 0)
+		return (rc);
+
+	f = open_memstream(&text, &len);
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			fputc(' ', f);
+		vm_shell_quote(f, argv[i]);
+	}
+	fputc('\n', f);
+	fclose(f);
+	path = xasprintf("%s/command", b->ctl);
+	rc = vm_write_text(path, text, cause);
+	free(path);
+	free(text);
+	if (rc != 0)
+		return (rc);
+
+	if (b->set->scratch == 0)
+		return (0);
+	b->scratch = xasprintf("%s/scratch.img", b->ctl);
+	fd = open(b->scratch, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd == -1 || ftruncate(fd, b->set->scratch) == -1) {
+		rc = fail_with(cause, RB_EXIT_ENV, "%s: %s", b->scratch,
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return (rc);
+	}
+	close(fd);
+	if ((mkfs_argv[0] = vm_which(VM_MKFS)) == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s not found: apt-get "
+		    "install e2fsprogs (or --scratch 0)", VM_MKFS));
+	mkfs_argv[1] = "-q";
+	mkfs_argv[2] = "-F";
+	mkfs_argv[3] = "-E";
+	mkfs_argv[4] = "lazy_itable_init=0,lazy_journal_init=0";
+	mkfs_argv[5] = b->scratch;
+	mkfs_argv[6] = NULL;
+	log = xasprintf("%s/mkfs.log", b->ctl);
+	rc = vm_system(mkfs_argv, log);
+	free(mkfs_argv[0]);
+	free(log);
+	if (rc != 0) {
+		units_format_size(sz, sizeof sz, b->set->scratch);
+		return (fail_with(cause, RB_EXIT_ENV, "%s failed on a %s "
+		    "scratch image in %s (exit %d)", VM_MKFS, sz, b->ctl,
+		    rc));
+	}
+	return (0);
+}
+
+/* The facts of this boot, as vm.json and the guest's meta.json keep them. */
+static void
+vm_make_facts(struct vm_boot *b, char **argv, int argc)
+{
+	const struct vm_settings *set = b->set;
+	json_t *cmd = json_array(), *guest;
+	char *now = meta_utc_now();
+	int i;
+
+	for (i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
+	guest = json_pack("{s:{s:s, s:s, s:s, s:s, s:s}, s:o, s:s, s:I, "
+	    "s:i, s:i, s:I, s:s, s:s}",
+	    "kernel", "path", b->kernel.path, "release", b->kernel.release,
+	    "sha256", b->kernel.sha256, "format", b->kernel.elf ? "vmlinux" :
+	    "bzImage", "entry", strcmp(b->boot, b->kernel.path) != 0 ||
+	    b->kernel.elf ? "pvh" : "bzImage",
+	    "modules", b->modules != NULL ? json_string(b->modules) :
+	    json_null(),
+	    "append", set->append != NULL ? set->append : "",
+	    "memory_bytes", (json_int_t)set->memory,
+	    "nodes", (int)set->nodes,
+	    "cpus", (int)set->cpus,
+	    "scratch_bytes", (json_int_t)set->scratch,
+	    "accel", b->accel,
+	    "qemu", b->qemu);
+	b->facts = json_pack("{s:s, s:o, s:s, s:n, s:s, s:n, s:n, s:n, "
+	    "s:o}",
+	    "status", "running",
+	    "command", cmd,
+	    "start_time", now,
+	    "end_time",
+	    "console", VM_CONSOLE_FILE,
+	    "exit_status",
+	    "boot_to_command_s",
+	    "elapsed_s",
+	    "guest", guest);
+	free(now);
+}
+
+/* The QEMU command line. */
+static char **
+vm_qemu_argv(struct vm_boot *b, int outfd)
+{
+	const struct vm_settings *set = b->set;
+	char **av = xcalloc(64 + 4 * set->nodes, sizeof *av);
+	char *e;
+	long i, first, last;
+	uint64_t per = set->memory / set->nodes;
+	int n = 0;
+
+	av[n++] = xstrdup(b->qemu);
+	av[n++] = xstrdup("-nodefaults");
+	av[n++] = xstrdup("-no-user-config");
+	av[n++] = xstrdup("-display");
+	av[n++] = xstrdup("none");
+	av[n++] = xstrdup("-no-reboot");
+	av[n++] = xstrdup("-accel");
+	av[n++] = xstrdup(b->accel);
+	if (strcmp(b->accel, "kvm") == 0) {
+		av[n++] = xstrdup("-cpu");
+		av[n++] = xstrdup("host");
+	}
+	av[n++] = xstrdup("-m");
+	av[n++] = xasprintf("%lluM",
+	    (unsigned long long)(set->memory >> 20));
+	av[n++] = xstrdup("-smp");
+	av[n++] = xasprintf("%ld", set->cpus);
+	for (i = 0; set->nodes > 1 && i < set->nodes; i++) {
+		av[n++] = xstrdup("-object");
+		av[n++] = xasprintf("memory-backend-ram,id=m%ld,size=%lluM",
+		    i, (unsigned long long)(per >> 20));
+		av[n++] = xstrdup("-numa");
+		/* CPUs in equal blocks; nodes beyond the CPUs get none. */
+		first = i * set->cpus / set->nodes;
+		last = (i + 1) * set->cpus / set->nodes - 1;
+		if (set->cpus < set->nodes) {
+			first = i;
+			last = i < set->cpus ? i : -1;
+		}
+		if (last >= first)
+			av[n++] = xasprintf("node,nodeid=%ld,cpus=%ld-%ld,"
+			    "memdev=m%ld", i, first, last, i);
+		else
+			av[n++] = xasprintf("node,nodeid=%ld,memdev=m%ld", i,
+			    i);
+	}
+	av[n++] = xstrdup("-kernel");
+	av[n++] = xstrdup(b->boot);
+	av[n++] = xstrdup("-initrd");
+	av[n++] = xstrdup(b->initramfs);
+	av[n++] = xstrdup("-append");
+	av[n++] = xasprintf("console=ttyS0 panic=-1 quiet%s%s",
+	    set->append != NULL ? " " : "",
+	    set->append != NULL ? set->append : "");
+	av[n++] = xstrdup("-chardev");
+	e = vm_qemu_escape(b->console);
+	av[n++] = xasprintf("file,id=console,path=%s", e);
+	free(e);
+	av[n++] = xstrdup("-serial");
+	av[n++] = xstrdup("chardev:console");
+	av[n++] = xstrdup("-chardev");
+	av[n++] = xasprintf("file,id=output,path=/dev/fd/%d,append=on", outfd);
+	av[n++] = xstrdup("-serial");
+	av[n++] = xstrdup("chardev:output");
+	av[n++] = xstrdup("-virtfs");
+	av[n++] = xstrdup("local,path=/,mount_tag=root,security_model=none,"
+	    "readonly=on,multidevs=remap");
+	av[n++] = xstrdup("-virtfs");
+	e = vm_qemu_escape(b->out);
+	av[n++] = xasprintf("local,path=%s,mount_tag=out,"
+	    "security_model=none,multidevs=remap", e);
+	free(e);
+	if (b->scratch != NULL) {
+		av[n++] = xstrdup("-drive");
+		e = vm_qemu_escape(b->scratch);
+		av[n++] = xasprintf("file=%s,format=raw,if=virtio,"
+		    "cache=unsafe", e);
+		free(e);
+	}
+	av[n] = NULL;
+	return (av);
+}
+
+/* Print the last lines of a file to stderr, indented. */
+static void
+vm_print_tail(const char *path, int lines)
+{
+	char buf[8192], *p, *start;
+	ssize_t n;
+	off_t size;
+	int fd, seen = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	lseek(fd, size > (off_t)sizeof buf - 1 ? size - (off_t)sizeof buf +
+	    1 : 0, SEEK_SET);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (p = buf + n - 1, start = buf; p > buf; p--) {
+		if (*p == '\n' && p < buf + n - 1 && ++seen >= lines) {
+			start = p + 1;
+			break;
+		}
+	}
+	for (p = strtok(start, "\n"); p != NULL; p = strtok(NULL, "\n"))
+		fprintf(stderr, "  | %s\n", p);
+}
+
+/* Boot, relay the command's output, wait for the end or the deadline. */
+static int
+vm_boot(struct vm_boot *b, char **cause)
+{
+	struct pollfd pfd;
+	struct stat st;
+	char buf[4096], *path, *logpath, **av, status[32];
+	uint64_t start, start_real, deadline, now;
+	int pipefd[2], st_wait, rc = 0, i, exited = 0, timed_out = 0, fd;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "pipe: %s",
+		    strerror(errno)));
+	av = vm_qemu_argv(b, pipefd[1]);
+	logpath = xasprintf("%s/qemu.log", b->ctl);
+	start = units_now_ns();
+	start_real = units_realtime_ns();
+	if ((pid = fork()) == -1) {
+		rc = fail_with(cause, RB_EXIT_ENV, "fork: %s",
+		    strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd != -1) {
+			dup2(fd, 2);
+			dup2(fd, 1);
+		}
+		fd = open("/dev/null", O_RDONLY);
+		if (fd != -1)
+			dup2(fd, 0);
+		/* The guest's output end, left open across exec. */
+		fcntl(pipefd[1], F_SETFD, 0);
+		for (i = 0; i < 3; i++)
+			signal(vm_sigs[i], SIG_DFL);
+		execv(av[0], av);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	deadline = start + b->set->timeout;
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	while (!exited) {
+		if (pfd.fd != -1 && poll(&pfd, 1, 100) > 0) {
+			n = read(pfd.fd, buf, sizeof buf);
+			if (n > 0)
+				atomic_write_all(1, buf, n);
+			else if (n == 0 || errno != EINTR)
+				pfd.fd = -1;
+		} else if (pfd.fd == -1)
+			poll(NULL, 0, 100);
+		if (waitpid(pid, &st_wait, WNOHANG) == pid)
+			exited = 1;
+		else if (vm_signal != 0 || (now = units_now_ns()) >= deadline) {
+			timed_out = vm_signal == 0;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st_wait, 0) == -1 &&
+			    errno == EINTR)
+				;
+			exited = 1;
+		}
+	}
+	/* Whatever the guest wrote last. */
+	while (pfd.fd != -1 && (n = read(pfd.fd, buf, sizeof buf)) > 0)
+		atomic_write_all(1, buf, n);
+	now = units_now_ns();
+	json_object_set_new(b->facts, "elapsed_s",
+	    json_real((now - start) / 1e9));
+	path = xasprintf("%s/started", b->ctl);
+	if (stat(path, &st) == 0) {
+		uint64_t t = (uint64_t)st.st_mtim.tv_sec * 1000000000ULL +
+		    st.st_mtim.tv_nsec;
+
+		json_object_set_new(b->facts, "boot_to_command_s",
+		    json_real(t > start_real ? (t - start_real) / 1e9 : 0));
+	}
+	free(path);
+	if (vm_signal != 0) {
+		rc = fail_with(cause, RB_EXIT_INTR, "interrupted: QEMU "
+		    "stopped");
+		json_object_set_new(b->facts, "status",
+		    json_string("interrupted"));
+		goto out;
+	}
+	if (timed_out) {
+		units_format_duration(buf, sizeof buf, b->set->timeout);
+		rc = fail_with(cause, RB_EXIT_ENV, "the guest did not finish "
+		    "within %s (--timeout): QEMU killed; console kept in %s",
+		    buf, b->console);
+		json_object_set_new(b->facts, "status", json_string("failed"));
+		json_object_set_new(b->facts, "reason",
+		    json_string("timeout"));
+		vm_print_tail(b->console, 15);
+		goto out;
+	}
+	path = xasprintf("%s/status", b->ctl);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd != -1) {
+		n = read(fd, status, sizeof status - 1);
+		close(fd);
+		status[n > 0 ? n : 0] = '\0';
+	}
+	if (fd == -1 || n <= 0) {
+		if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) != 0) {
+			log_errorx("vm: %s:", logpath);
+			vm_print_tail(logpath, 15);
+		}
+		rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped before "
+		    "the command ended (%s); the console is in %s",
+		    WIFEXITED(st_wait) ? (WEXITSTATUS(st_wait) == 0 ?
+		    "it powered off" : "QEMU failed") : "QEMU was killed",
+		    b->console);
+		json_object_set_new(b->facts, "status", json_string("failed"));
+		json_object_set_new(b->facts, "reason",
+		    json_string("no exit status"));
+		vm_print_tail(b->console, 15);
+		goto out;
+	}
+	rc = atoi(status);
+	json_object_set_new(b->facts, "status", json_string("complete"));
+	json_object_set_new(b->facts, "exit_status", json_integer(rc));
+out:
+	if (pipefd[0] != -1)
+		close(pipefd[0]);
+	if (pipefd[1] != -1)
+		close(pipefd[1]);
+	for (i = 0; av[i] != NULL; i++)
+		free(av[i]);
+	free(av);
+	free(logpath);
+	return (rc);
+}
+
+/*
+ * Boot the kernel of set and run argv in it.  Returns the command's exit
+ * status (0-255) or a negative exit code with a cause.
+ */
+int
+vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
+{
+	struct sigaction sa = { .sa_handler = vm_on_signal }, old[3];
+	struct vm_boot b = { .set = set };
+	char *now, *err = NULL;
+	int rc, i;
+
+	/* An interrupt from here on stops QEMU and cleans up. */
+	vm_signal = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(vm_sigs[i], &sa, &old[i]);
+	if ((rc = vm_check(&b, cause)) != 0 ||
+	    (rc = vm_prepare_kernel(&b, cause)) != 0 ||
+	    (rc = vm_prepare_out(&b, cause)) != 0)
+		goto out;
+	vm_make_facts(&b, argv, argc);
+	if ((rc = vm_write_facts(&b, cause)) != 0)
+		goto out;
+	rc = vm_prepare_guest(&b, argv, argc, cause);
+	/* A Ctrl-C also kills mkfs: that is an interrupt, not a failure. */
+	if (vm_signal != 0) {
+		if (rc != 0) {
+			free(*cause);
+			*cause = NULL;
+		}
+		rc = fail_with(cause, RB_EXIT_INTR, "interrupted before the "
+		    "boot");
+		json_object_set_new(b.facts, "status",
+		    json_string("interrupted"));
+		goto facts;
+	}
+	if (rc != 0) {
+		json_object_set_new(b.facts, "status", json_string("failed"));
+		json_object_set_new(b.facts, "reason", json_string(*cause));
+		goto facts;
+	}
+	if (!set->quiet)
+		log_infox("vm: booting %s (%s, %s, %ld CPU%s, %ld node%s); "
+		    "results in %s", b.kernel.release, b.accel,
+		    json_string_value(json_object_get(json_object_get(
+		    json_object_get(b.facts, "guest"), "kernel"), "entry")),
+		    set->cpus, set->cpus == 1 ? "" : "s", set->nodes,
+		    set->nodes == 1 ? "" : "s", b.out);
+	rc = vm_boot(&b, cause);
+facts:
+	now = meta_utc_now();
+	json_object_set_new(b.facts, "end_time", json_string(now));
+	free(now);
+	if (vm_write_facts(&b, &err) != 0) {
+		log_warnx("vm: %s", err);
+		free(err);
+	}
+out:
+	vm_cleanup(&b);
+	for (i = 0; i < 3; i++)
+		sigaction(vm_sigs[i], &old[i], NULL);
+	json_decref(b.facts);
+	vm_kernel_free(&b.kernel);
+	free(b.modules);
+	free(b.initramfs);
+	free(b.boot);
+	free(b.qemu);
+	free(b.out);
+	free(b.ctl);
+	free(b.scratch);
+	free(b.console);
+	return (rc);
+}

@@ -1,0 +1,75 @@
+/*
+ * Booting a kernel in QEMU and running one command inside it
+ * (`regionbench vm`).  vm-image.c knows kernel images and builds the
+ * initramfs (static busybox, the guest init and the modules the guest
+ * needs); vm.c starts QEMU, relays the command's output, enforces the
+ * timeout and brings the exit status back.  See docs/vm.md.
+ */
+#ifndef RB_VM_H
+#define RB_VM_H
+
+#include <stdint.h>
+
+/* Where the command's control files live inside the results share. */
+#define VM_CONTROL_DIR	".regionbench-vm"
+/* The facts of a boot, written by the host and read by the guest. */
+#define VM_FACTS_FILE	"vm.json"
+#define VM_CONSOLE_FILE	"vm-console.log"
+/* Environment variable naming the facts file inside the guest. */
+#define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
+
+enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
+
+/* A kernel image as found on disk. */
+struct vm_kernel {
+	char		*path;		/* absolute */
+	char		*release;	/* e.g. 6.1.0-57-amd64 */
+	char		 sha256[65];
+	int		 elf;		/* vmlinux rather than a bzImage */
+};
+
+struct vm_settings {
+	char		*kernel;
+	char		*modules;	/* NULL: next to the image, or none */
+	char		*append;
+	uint64_t	 memory;
+	long		 cpus;
+	long		 nodes;
+	uint64_t	 scratch;	/* 0: no scratch disk */
+	int		 accel;		/* enum vm_accel */
+	uint64_t	 timeout;	/* ns */
+	char		*out;
+	int		 quiet;
+};
+
+/* An A/B of two kernels, or of one kernel with two boot argument strings. */
+struct vm_ab_settings {
+	struct vm_settings vm;		/* side A, and what both share */
+	char		*kernel_b;	/* NULL: A's kernel */
+	char		*modules_b;	/* NULL: A's (or guessed for kernel_b) */
+	char		*append_b;
+	char		*label_a;
+	char		*label_b;
+	long		 boots;		/* per side */
+	char		*rules;		/* NULL: gate-rules-vm.ini */
+};
+
+/* vm-image.c */
+int	 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause);
+void	 vm_kernel_free(struct vm_kernel *k);
+char	*vm_modules_guess(const struct vm_kernel *k);
+char	*vm_kernel_vmlinux(const struct vm_kernel *k);
+int	 vm_sha256_file(const char *path, char out[65], char **cause);
+int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
+	     const char *init, char **out, char **cause);
+char	*vm_find_init(char **cause);
+
+/* vm-ab.c */
+int	 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
+	     char **cause);
+
+/* vm.c */
+int	 vm_run(const struct vm_settings *set, char **argv, int argc,
+	     char **cause);
+
+#endif

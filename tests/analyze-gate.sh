@@ -1,0 +1,273 @@
+# The gate passes only on evidence: rules that match nothing or lack runs
+# get no verdict (exit 2), runs of different suites are refused, groups of
+# identical runs with realistic noise pass every time, and a candidate that
+# spreads its memory over more regions fails.
+. "$top_srcdir/tests/cli-lib.sh"
+
+RULES="$top_srcdir/bench/suites/gate-rules.ini"
+
+# mknoisy DIR SEED SPREAD [PHASE] [WORKLOAD] [SUITE] [BOOT]: a run of four
+# regions
+# of 1000 pages (kernel.boot_id BOOT, default none), 40 samples 0.25 s apart in one phase (default "run").
+# About 900 pages (+-50) are used, all in region 0 when SPREAD is 1, a
+# third in each of regions 0-2 when it is 3; in 30% of the runs one stray
+# page sits in region 1 for one sample (spread_index.twmean 1.025, not 1).
+# Throughput is 1000 ops/s +-1.5% (uniform).  awk's srand(SEED) makes every
+# run reproducible.
+mknoisy() {
+	_d=$1 _seed=$2 _spread=$3 _phase=${4:-run} _wl=${5:-pagetest}
+	_suite=${6:-quick}
+	_boot=null
+	[ -n "${7:-}" ] && _boot="\"$7\""
+	mkdir -p "$_d"
+	cat >"$_d/meta.json" <<META
+{"schema_version": 1, "tool": {"name": "regionbench", "version": "0.1.0"},
+ "command": "run", "suite": {"name": "$_suite", "text": ""},
+ "label": "noisy",
+ "start_time": "2026-12-01T10:00:00Z", "end_time": "2026-12-01T10:00:10Z",
+ "host": "h1", "kernel": {"release": "6.18.0", "version": "#1",
+ "cmdline": "", "boot_id": $_boot}, "page_size": 4096, "source": {"name": "kpageflags"},
+ "region_size_bytes": null, "interval_s": 0.25, "status": "complete",
+ "samples": 40, "phases": ["$_phase"]}
+META
+	printf 'node,region,zone,start_pfn,spanned_pages,present_pages,managed_pages\n' \
+	    >"$_d/regions.csv"
+	for _r in 0 1 2 3; do
+		echo "0,$_r,Normal,$((_r * 1000)),1000,1000,1000" >>"$_d/regions.csv"
+	done
+	awk -v seed="$_seed" -v spread="$_spread" -v phase="$_phase" \
+	    -v wl="$_wl" -v dir="$_d" 'BEGIN {
+		srand(seed)
+		stray = rand() < 0.3 ? int(rand() * 40) : -1
+		used = 850 + int(rand() * 101)
+		s = dir "/samples.csv"
+		print "t_s,phase,node,region,zone,present_pages,free_pages," \
+		    "managed_pages,anon_pages,file_pages,slab_pages," \
+		    "pgtable_pages,other_pages" > s
+		for (i = 0; i < 40; i++) {
+			for (r = 0; r < 4; r++) {
+				u = 0
+				if (spread == 1 && r == 0)
+					u = used
+				else if (spread == 3 && r < 3)
+					u = int(used / 3)
+				if (r == 1 && i == stray)
+					u += 1
+				printf "%.3f,%s,0,%d,Normal,1000,%d,1000,,,,,\n",
+				    i * 0.25, phase, r, 1000 - u > s
+			}
+		}
+		w = dir "/workloads.csv"
+		print "phase,workload,thread,metric,value,unit" > w
+		printf "%s,%s,total,throughput,%.1f,ops/s\n", phase, wl,
+		    1000 * (1 + (rand() - 0.5) * 0.03) > w
+		e = dir "/events.csv"
+		print "t_s,event,detail,phase" > e
+		printf "0.000,phase_start,,%s\n10.000,phase_end,,%s\n", phase,
+		    phase > e
+	}'
+}
+
+# mkgroup DIR FIRST_SEED SPREAD [N]: N (default 3) runs of mknoisy.
+mkgroup() {
+	_n=${4:-3}
+	_i=0
+	while [ "$_i" -lt "$_n" ]; do
+		mknoisy "$1/$_i" $(($2 + _i)) "$3"
+		_i=$((_i + 1))
+	done
+}
+
+# A vacuous gate: no rule matches any metric.
+printf '[nothing]\nmetric = no_such_metric\nbetter = lower\nmax_change = 5%%\n' \
+    >"$WORK/none.ini"
+mkgroup "$WORK/base" 100 1
+mkgroup "$WORK/cand" 200 1
+rb gate --baseline "$WORK/base" --candidate "$WORK/cand" \
+    --rules "$WORK/none.ini" --junit "$WORK/none.xml" --markdown "$WORK/none.md"
+expect_rc 2 "gate: rules that match nothing are not a pass"
+expect_out '^not judged: rule \[nothing\]: matches no metric present in both groups' \
+    "the rule is printed as not judged"
+expect_out '^gate: NOT JUDGED \(1 check, 0 failed, 1 not judged' \
+    "the summary says not judged"
+expect_err 'got no verdict' "and the reason is on stderr"
+grep -q 'skipped="1"' "$WORK/none.xml"
+ok $? "JUnit counts the check as skipped"
+grep -q 'regionbench gate: \*\*NOT JUDGED\*\*' "$WORK/none.md"
+ok $? "markdown says not judged"
+rb gate --baseline "$WORK/base" --candidate "$WORK/cand" \
+    --rules "$WORK/none.ini" --allow-unjudged
+expect_rc 0 "--allow-unjudged passes without a verdict"
+
+# Too few runs for the default rules (3 a side).
+rb gate --baseline "$WORK/base/0" --baseline "$WORK/base/1" \
+    --candidate "$WORK/cand" --rules "$RULES"
+expect_rc 2 "gate: two baseline runs are too few for the default rules"
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 2 boots, candidate 3; the rule needs 3 a side' \
+    "and the check says how many it needs"
+printf '[spread]\nmetric = spread_index.twmean\nbetter = lower\nmax_change = 5%%\nrequire_significance = yes\nmin_runs = 1\n' \
+    >"$WORK/one.ini"
+rb gate --baseline "$WORK/base/0" --candidate "$WORK/cand/0" \
+    --rules "$WORK/one.ini"
+expect_rc 2 "gate: a significance rule needs 2 runs a side whatever min_runs says"
+printf '[thr]\nmetric = workload.*\nbetter = higher\nmax_change = 5%%\nmean = geometric\n' \
+    >"$WORK/badmean.ini"
+rb gate --baseline "$WORK/base" --candidate "$WORK/cand" \
+    --rules "$WORK/badmean.ini"
+expect_rc 2 "gate: an unknown mean is bad input"
+expect_err 'badmean.ini:5: mean: expected arithmetic or harmonic' \
+    "with file and line"
+
+# Runs of different suites.
+mknoisy "$WORK/fill/0" 300 1 fill
+mknoisy "$WORK/fill/1" 301 1 fill
+mknoisy "$WORK/fill/2" 302 1 fill
+rb gate --baseline "$WORK/base" --candidate "$WORK/fill" --rules "$RULES"
+expect_rc 2 "gate: runs with other phases are refused"
+expect_err 'phases \(workloads\) differs: run \(pagetest\) \(.*/base/0\); fill \(pagetest\)' \
+    "naming the phases"
+mknoisy "$WORK/wl/0" 400 1 run memhog
+mknoisy "$WORK/wl/1" 401 1 run memhog
+mknoisy "$WORK/wl/2" 402 1 run memhog
+rb gate --baseline "$WORK/base" --candidate "$WORK/wl" --rules "$RULES" --force
+expect_rc 2 "gate: runs with other workloads are refused, even with --force"
+expect_err 'run \(memhog\)' "naming the workloads"
+mknoisy "$WORK/std/0" 500 1 run pagetest standard
+mknoisy "$WORK/std/1" 501 1 run pagetest standard
+mknoisy "$WORK/std/2" 502 1 run pagetest standard
+rb gate --baseline "$WORK/base" --candidate "$WORK/std" --rules "$RULES"
+expect_rc 2 "gate: runs of another suite are refused"
+expect_err 'suite differs: quick .*; standard' "naming the suites"
+
+# Identical groups with realistic noise pass, 20 times in a row.
+passes=0
+i=0
+while [ "$i" -lt 20 ]; do
+	rm -rf "$WORK/a" "$WORK/b"
+	mkgroup "$WORK/a" $((1000 + i * 10)) 1
+	mkgroup "$WORK/b" $((5000 + i * 10)) 1
+	rb gate --baseline "$WORK/a" --candidate "$WORK/b" --rules "$RULES"
+	if [ "$RC" -eq 0 ]; then
+		passes=$((passes + 1))
+	else
+		diag "round $i: exit $RC" "$(cat "$WORK/out" "$WORK/err")"
+	fi
+	i=$((i + 1))
+done
+[ "$passes" -eq 20 ]
+ok $? "gate: identical groups pass 20 times in a row ($passes of 20)"
+expect_out '^pass: workload.pagetest.throughput \[run\]: Hmean baseline' \
+    "throughput is compared on harmonic means"
+
+# A candidate whose used memory spreads over 3 regions instead of 1.
+mkgroup "$WORK/spread" 700 3
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --junit "$WORK/spread.xml"
+expect_rc 1 "gate: a spreading candidate fails"
+expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\), candidate 3 \(n=3\)' \
+    "on the spread index"
+expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
+expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
+
+# Runs repeated within one boot count once.
+for i in 0 1 2; do
+	mknoisy "$WORK/oneboot-a/$i" $((800 + i)) 1 run pagetest quick boot-a
+	mknoisy "$WORK/oneboot-b/$i" $((810 + i)) 1 run pagetest quick boot-b
+done
+rb gate --baseline "$WORK/oneboot-a" --candidate "$WORK/oneboot-b" \
+    --rules "$RULES" --markdown "$WORK/oneboot.md"
+expect_rc 2 "gate: 3 runs in one boot a side are one value, too few"
+expect_out '^unit: boot .*baseline: 3 runs in 1 boot, candidate: 3 runs in 1 boot$' \
+    "the gate says what it counts"
+expect_out '^not judged: spread_index.twmean \[run\]: baseline has 1 boot, candidate 1; the rule needs 3 a side \(runs within one boot count once\)' \
+    "and why the checks are not judged"
+grep -q '^unit: boot' "$WORK/oneboot.md"
+ok $? "the markdown summary says so too"
+rb gate --baseline "$WORK/oneboot-a" --candidate "$WORK/oneboot-b" \
+    --rules "$RULES" --unit run
+expect_rc 0 "gate --unit run counts each run"
+expect_out '^unit: run ' "and says so"
+# Six runs in three boots: three values a side, each the mean of two runs.
+for i in 0 1 2 3 4 5; do
+	mknoisy "$WORK/threeboots-a/$i" $((900 + i)) 1 run pagetest quick \
+	    "a$((i / 2))"
+	mknoisy "$WORK/threeboots-b/$i" $((950 + i)) 1 run pagetest quick \
+	    "b$((i / 2))"
+done
+rb gate --baseline "$WORK/threeboots-a" --candidate "$WORK/threeboots-b" \
+    --rules "$RULES"
+expect_rc 0 "gate: 6 runs in 3 boots a side are judged"
+expect_out 'baseline: 6 runs in 3 boots, candidate: 6 runs in 3 boots$' \
+    "counting boots"
+expect_out '^pass: workload.pagetest.throughput \[run\]: Hmean baseline [0-9.]+ \(n=3\)' \
+    "n is the number of boots"
+rb compare "$WORK/threeboots-a" "$WORK/oneboot-a" --format json
+expect_rc 0 "compare groups by boot"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ns = [c["n"] for m in d["metrics"] for c in m["groups"]
+      if m["metric"] == "spread_index.twmean"]
+unit = [n for n in d["notes"] if n.startswith("unit: boot")]
+sys.exit(0 if ns == [3, 1] and unit else 1)' "$WORK/out"
+ok $? "compare: n counts boots (3 and 1) and a note says so"
+
+# Several directories after one flag, and directories of runs at any depth.
+rb gate --baseline "$WORK/base/0" "$WORK/base/1" "$WORK/base/2" \
+    --candidate "$WORK/cand/0" "$WORK/cand/1" "$WORK/cand/2" --rules "$RULES"
+expect_rc 0 "gate: --baseline a b c takes three directories"
+expect_out 'baseline: 3 runs in 3 boots .*candidate: 3 runs in 3 boots' \
+    "and uses all of them"
+mkdir -p "$WORK/deep/kernel-a/boot-1" "$WORK/deep/kernel-a/boot-2" \
+    "$WORK/deep/kernel-b"
+cp -r "$WORK/threeboots-a/0" "$WORK/threeboots-a/1" "$WORK/deep/kernel-a/boot-1/"
+cp -r "$WORK/threeboots-a/2" "$WORK/deep/kernel-a/boot-2/"
+cp -r "$WORK/threeboots-a/4" "$WORK/deep/kernel-a/"
+cp -r "$WORK/threeboots-b" "$WORK/deep/kernel-b/boots"
+rb gate --baseline "$WORK/deep/kernel-a" --candidate "$WORK/deep/kernel-b" \
+    --rules "$RULES"
+expect_rc 0 "gate: runs found at any depth"
+expect_out 'baseline: 4 runs in 3 boots, candidate: 6 runs in 3 boots$' \
+    "all of them"
+rb compare "$WORK/deep"
+expect_rc 0 "compare: a directory of directories of runs is one group"
+expect_out '^  deep: 10 runs' "with every run below it"
+mkdir -p "$WORK/empty/a/b"
+rb gate --baseline "$WORK/empty" --candidate "$WORK/cand" --rules "$RULES"
+expect_rc 2 "gate: a directory without runs is bad input"
+expect_err 'empty: neither a results directory .* nor a directory with any below it' \
+    "and says so"
+
+# The default rules are found next to the program (an uninstalled build),
+# like the suites.
+if [ -f "$(dirname "$REGIONBENCH")/suites/gate-rules.ini" ]; then
+	env -u REGIONBENCH_DATADIR "$REGIONBENCH" gate --baseline "$WORK/base" \
+	    --candidate "$WORK/cand" >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 0 "gate: default rules found beside the program"
+	expect_out "rules $(dirname "$REGIONBENCH")/suites/gate-rules.ini\\)\$" \
+	    "and named in the summary"
+else
+	ok 0 "# SKIP the program is not in the source tree (VPATH build)"
+	ok 0 "# SKIP the program is not in the source tree (VPATH build)"
+fi
+REGIONBENCH_DATADIR="$WORK/nowhere" "$REGIONBENCH" gate --baseline "$WORK/base" \
+    --candidate "$WORK/cand" --rules "$WORK/missing.ini" >"$WORK/out" \
+    2>"$WORK/err" </dev/null
+RC=$?
+expect_rc 2 "gate: a missing rules file is bad input"
+
+# A live run records the boot it ran in.
+if [ -r /proc/sys/kernel/random/boot_id ]; then
+	rb sample --count 1 --out "$WORK/live" --quiet
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1] + "/meta.json"))
+sys.exit(0 if d["kernel"]["boot_id"] == open(
+    "/proc/sys/kernel/random/boot_id").read().strip() else 1)' "$WORK/live"
+	ok $? "meta.json has kernel.boot_id from /proc/sys/kernel/random/boot_id"
+else
+	ok 0 "# SKIP /proc/sys/kernel/random/boot_id not readable"
+fi
+
+done_testing

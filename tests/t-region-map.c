@@ -1,0 +1,266 @@
+/*
+ * lib/region-map.c on the synthetic machine of tests/kpf-tree.h: regions
+ * of a fixed size, one region per memory block, --region-map files good
+ * and bad (each error names file:line), pfn lookups, block state refresh
+ * and the --region-size parser.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kpf-tree.h"
+#include "log.h"
+#include "procfile.h"
+#include "procfs.h"
+#include "region-map.h"
+#include "tap.h"
+
+/* Short enough for the paths kpf-tree.h builds below it. */
+static char tree[160];
+
+/* The key holding a pfn (through its segment), or -1. */
+static int
+key_at(const struct region_map *map, uint64_t pfn)
+{
+	int s = region_map_seg(map, pfn);
+
+	return (s == -1 ? -1 : map->segs[s].key);
+}
+
+/* Build a region map of the tree; map_text, if any, is a --region-map. */
+static int
+map_build(const struct region_map_config *base, const char *map_text,
+    struct region_map *map, char **cause)
+{
+	struct region_map_config cfg = *base;
+	struct snapshot zones;
+	struct procfile pf;
+	char root[4200], file[4200];
+	int rc;
+
+	snprintf(root, sizeof root, "%s/proc", tree);
+	procfile_init(&pf);
+	snapshot_init(&zones);
+	if (procfile_read(&pf, root, "zoneinfo", cause) != 0 ||
+	    procfs_parse_zoneinfo(&zones, pf.path, pf.buf, pf.len, cause) != 0)
+		return (-99);
+	snprintf(root, sizeof root, "%s/sys", tree);
+	cfg.sys_root = root;
+	if (map_text != NULL) {
+		snprintf(file, sizeof file, "%s/map.csv", tree);
+		kpf_tree_text(tree, "map.csv", map_text);
+		cfg.region_map = file;
+	}
+	rc = region_map_build(map, &cfg, &zones, cause);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+	return (rc);
+}
+
+/* Build a region map of the tree with a --region-map file. */
+static int
+map_from_file(const char *text, struct region_map *map, char **cause)
+{
+	struct region_map_config cfg;
+
+	memset(&cfg, 0, sizeof cfg);
+	return (map_build(&cfg, text, map, cause));
+}
+
+/* Does pfn belong to the key node/region/zone? */
+static int
+key_is(const struct region_map *map, uint64_t pfn, int node, int region,
+    const char *zone)
+{
+	int k = key_at(map, pfn);
+
+	if (k < 0)
+		return (0);
+	return (map->keys[k].node == node && map->keys[k].region == region &&
+	    strcmp(map->zones[map->keys[k].zone].name, zone) == 0);
+}
+
+/* A bad --region-map file fails with its line number. */
+static void
+check_bad_map(const char *text, const char *where, const char *what)
+{
+	struct region_map map;
+	char *cause = NULL;
+	int rc;
+
+	rc = map_from_file(text, &map, &cause);
+	if (!tap_ok(rc == -RB_EXIT_INPUT && cause != NULL &&
+	    strstr(cause, where) != NULL && strstr(cause, what) != NULL,
+	    "region map %s: exit 2 at %s", what, where))
+		tap_diag("rc %d, cause: %s", rc, cause ? cause : "(none)");
+	free(cause);
+}
+
+/* --region-map files. */
+static void
+test_map_file(void)
+{
+	struct region_map map;
+	char *cause = NULL;
+	int rc, k;
+
+	rc = map_from_file("node,start_pfn,end_pfn\n0,0,65536\n\n"
+	    "0,98304,0x20000\r\n1,163840,229376\n", &map, &cause);
+	if (tap_ok(rc == 0, "region map file: good file (%s)",
+	    cause ? cause : "ok")) {
+		tap_eq_u64(map.nregions, 3, "region map file: 3 regions");
+		tap_eq_u64(map.nkeys, 4, "region map file: 4 keys");
+		tap_eq_str(region_map_mode_name(&map), "file",
+		    "region map file: mode name");
+		k = key_at(&map, 100000);
+		tap_ok(k >= 0 && map.keys[k].node == 0 &&
+		    map.keys[k].region == 1 && map.keys[k].start_pfn == 98304,
+		    "region map file: pfn 100000 is node 0 region 1");
+		tap_ok(key_at(&map, 70000) == -1,
+		    "region map file: pfns outside every region are no key");
+		region_map_free(&map);
+	}
+	check_bad_map("0,0,65536\n0,60000,70000\n", "map.csv:2", "overlaps");
+	check_bad_map("0,65536,98304\n0,0,65536\n", "map.csv:2", "not sorted");
+	check_bad_map("0,98304,170000\n", "map.csv:1", "outside node 0");
+	check_bad_map("# comment\n0,abc,5\n", "map.csv:2", "start_pfn");
+	check_bad_map("0,1\n", "map.csv:1", "expected 3 fields");
+	check_bad_map("0,0,65536\n3,0,10\n", "map.csv:2", "node 3 has no");
+	check_bad_map("0,10,10\n", "map.csv:1", "not below");
+	check_bad_map("0,\"1\n", "map.csv:1", "bad CSV");
+	check_bad_map("0,-1,10\n", "map.csv:1", "start_pfn");
+	check_bad_map("0,0,99999999999999999999999\n", "map.csv:1",
+	    "end_pfn");
+	check_bad_map("", "map.csv:0", "no regions");
+}
+
+/*
+ * 256 MiB regions (65536 pages) cut from each node's first block: node 0
+ * DMA and Normal share region 0, region 1 starts at pfn 65536, node 1's
+ * region 0 starts at its first block, pfn 163840; the hole between the
+ * nodes is no key.
+ */
+static void
+test_size(void)
+{
+	struct region_map_config cfg;
+	struct region_map map;
+	char *cause = NULL;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.region_size = 256 << 20;
+	if (!tap_ok(map_build(&cfg, NULL, &map, &cause) == 0, "size: build "
+	    "(%s)", cause ? cause : "ok"))
+		return;
+	tap_eq_str(region_map_mode_name(&map), "size", "size: mode name");
+	tap_eq_u64(map.region_pages, 65536, "size: 65536 pages per region");
+	tap_ok(key_is(&map, 100, 0, 0, "DMA"), "size: pfn 100 is node 0 "
+	    "region 0 DMA");
+	tap_ok(key_is(&map, 4100, 0, 0, "Normal"), "size: pfn 4100 is node 0 "
+	    "region 0 Normal");
+	tap_ok(key_is(&map, 70000, 0, 1, "Normal"), "size: pfn 70000 is node "
+	    "0 region 1");
+	tap_ok(key_is(&map, 200000, 1, 0, "Normal"), "size: pfn 200000 is "
+	    "node 1 region 0");
+	tap_ok(key_at(&map, 140000) == -1, "size: the hole between "
+	    "the nodes is no key");
+	tap_ok(key_at(&map, KPF_TREE_PFNS) == -1, "size: past the "
+	    "end of memory is no key");
+	tap_ok(region_map_zone(&map, 1, "Normal") >= 0 &&
+	    region_map_zone(&map, 1, "DMA") == -1, "size: zones by node and "
+	    "name");
+	region_map_free(&map);
+}
+
+/*
+ * One region per 128 MiB memory block; memory2 is offline.  Writing its
+ * state file and refreshing counts one changed block.
+ */
+static void
+test_block(void)
+{
+	struct region_map_config cfg;
+	struct region_map map;
+	char *cause = NULL;
+	int changed = -1;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.region_block = 1;
+	if (!tap_ok(map_build(&cfg, NULL, &map, &cause) == 0, "block: build "
+	    "(%s)", cause ? cause : "ok"))
+		return;
+	tap_eq_str(region_map_mode_name(&map), "block", "block: mode name");
+	tap_eq_u64(map.block_pages, 32768, "block: 32768 pages per block");
+	tap_ok(key_is(&map, 40000, 0, 1, "Normal"), "block: pfn 40000 is "
+	    "node 0 region 1 (memory1)");
+	tap_ok(key_is(&map, 100000, 0, 3, "Normal"), "block: pfn 100000 is "
+	    "node 0 region 3 (memory3)");
+	tap_ok(key_is(&map, 200000, 1, 1, "Normal"), "block: pfn 200000 is "
+	    "node 1 region 1 (memory6)");
+	tap_ok(region_map_refresh_blocks(&map, &changed, &cause) == 0 &&
+	    changed == 0, "block: refresh with no change counts none");
+	kpf_tree_text(tree, "sys/devices/system/memory/memory2/state",
+	    "online\n");
+	tap_ok(region_map_refresh_blocks(&map, &changed, &cause) == 0 &&
+	    changed == 1, "block: memory2 coming online counts one change");
+	kpf_tree_text(tree, "sys/devices/system/memory/memory2/state",
+	    "offline\n");
+	tap_ok(region_map_refresh_blocks(&map, &changed, &cause) == 0 &&
+	    changed == 1, "block: and going offline again one more");
+	region_map_free(&map);
+}
+
+/* --region-size: a size or "block". */
+static void
+test_parse_size(void)
+{
+	uint64_t bytes;
+	char *cause = NULL;
+	int block;
+
+	tap_ok(region_map_parse_size("block", &bytes, &block, &cause) == 0 &&
+	    block == 1 && bytes == 0, "parse size: block");
+	tap_ok(region_map_parse_size("256M", &bytes, &block, &cause) == 0 &&
+	    block == 0 && bytes == 256 << 20, "parse size: 256M");
+	tap_ok(region_map_parse_size("0", &bytes, &block, &cause) ==
+	    -RB_EXIT_INPUT && cause != NULL && strstr(cause, "above 0") !=
+	    NULL, "parse size: 0 is refused (%s)", cause ? cause : "no cause");
+	free(cause);
+	cause = NULL;
+	tap_ok(region_map_parse_size("lots", &bytes, &block, &cause) ==
+	    -RB_EXIT_INPUT && cause != NULL, "parse size: not a size is "
+	    "refused (%s)", cause ? cause : "no cause");
+	free(cause);
+}
+
+int
+main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char cmd[4200];
+
+	if ((size_t)snprintf(tree, sizeof tree, "%s/t-region-map.XXXXXX",
+	    tmp != NULL ? tmp : "/tmp") >= sizeof tree)
+		tap_skip_all("TMPDIR is too long for the synthetic machine");
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		tap_skip_all("the synthetic machine assumes 4 KiB pages");
+	if (mkdtemp(tree) == NULL) {
+		perror("mkdtemp");
+		return (99);
+	}
+	log_set_program("t-region-map");
+	kpf_tree_build(tree, 0);
+
+	test_map_file();
+	test_size();
+	test_block();
+	test_parse_size();
+
+	if (tap_failed == 0) {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tree);
+		if (system(cmd) != 0)
+			tap_diag("could not remove %s", tree);
+	}
+	return (tap_done());
+}

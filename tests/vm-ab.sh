@@ -1,0 +1,55 @@
+# regionbench ab (make check-vm; minutes under TCG, so not part of make
+# check): Debian's kernel without and with page_alloc.shuffle=1, 3 boots
+# each, alternated, one run of tests/data/vm/ab.ini per boot.  The gate
+# (region rules only) must fail the shuffled side on spread; an A/A with
+# the same arguments on both sides must pass.
+. "$top_srcdir/tests/cli-lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+kernel=${REGIONBENCH_VM_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for d in "$top_builddir/tests/vm-kernel" "$top_srcdir/tests/vm-kernel"; do
+		for k in "$d"/boot/vmlinuz-*; do
+			[ -f "$k" ] && kernel=$k && break 2
+		done
+	done
+fi
+[ -n "$kernel" ] && [ -f "$kernel" ] ||
+	skip_all "no kernel to boot (sh tests/vm-kernel.sh fetches Debian's)"
+export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+export XDG_CACHE_HOME="$WORK/cache"
+
+# ab NAME ARGS...: one regionbench ab into $WORK/NAME.
+ab() {
+	name=$1
+	shift
+	start=$(date +%s)
+	rb ab --kernel "$kernel" --boots 3 --memory 2G --cpus 2 --scratch 256M \
+	    --timeout 10m --out "$WORK/$name" "$@" \
+	    -- "$TESTDATA/vm/ab.ini" --region-size 64M
+	diag "$name: 6 boots in $(($(date +%s) - start)) s"
+	for d in "$WORK/$name"/*/run; do
+		"$REGIONBENCH" analyze "$d" --format csv 2>/dev/null |
+		    grep -E '^pagetest,(spread_index.twmean|empty_regions.twmean|placement.pagetest.regions.mean),' |
+		    sed "s|^|${d#$WORK/}: |" | while read -r l; do diag "$l"; done
+	done
+	grep -E '^(FAIL|pass):|^gate:' "$WORK/out" | while read -r l; do diag "$l"; done
+}
+
+ab shuffle --append page_alloc.shuffle=0 --append-b page_alloc.shuffle=1 \
+    --label-a plain --label-b shuffle
+expect_rc 1 "A/B: the gate fails page_alloc.shuffle=1"
+grep -q '^FAIL: spread_index' "$WORK/out"
+ok $? "A/B: spread_index is what fails"
+n=$(ls -d "$WORK"/shuffle/plain-*/run "$WORK"/shuffle/shuffle-*/run | wc -l)
+[ "$n" -eq 6 ]
+ok $? "A/B: 6 results directories under one parent"
+grep -q '"label": "shuffle"' "$WORK/shuffle/shuffle-2/run/meta.json" &&
+    grep -q '"append": "page_alloc.shuffle=1"' "$WORK/shuffle/shuffle-2/run/meta.json"
+ok $? "A/B: each run is labelled and records its boot arguments"
+
+ab same --append page_alloc.shuffle=0 --label-a first --label-b second
+expect_rc 0 "A/A: the same kernel and arguments on both sides pass"
+
+done_testing

@@ -1,0 +1,124 @@
+# regionbench vm end to end: one boot of Debian's packaged kernel (fetched
+# by tests/vm-kernel.sh) with 2 NUMA nodes running a script that samples
+# inside the guest, then one boot whose guest never finishes.  Skips when
+# QEMU, static busybox or the kernel is missing.
+. "$top_srcdir/tests/cli-lib.sh"
+
+command -v qemu-system-x86_64 >/dev/null ||
+	skip_all "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+[ -x /bin/busybox ] || skip_all "no /bin/busybox (apt-get install busybox-static)"
+kernel=${REGIONBENCH_VM_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for d in "$top_builddir/tests/vm-kernel" "$top_srcdir/tests/vm-kernel"; do
+		for k in "$d"/boot/vmlinuz-*; do
+			[ -f "$k" ] && kernel=$k && break 2
+		done
+	done
+fi
+[ -n "$kernel" ] && [ -f "$kernel" ] ||
+	skip_all "no kernel to boot (sh tests/vm-kernel.sh fetches Debian's)"
+# The guest init and the initramfs cache stay in the test's directory.
+export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+export XDG_CACHE_HOME="$WORK/cache"
+
+out="$WORK/vm-results"
+cat >"$WORK/guest.sh" <<'GUEST'
+set -u
+pwd >pwd.txt
+command -v regionbench >which.txt
+stat -f -c %T /var/tmp >vartmp.txt
+regionbench info >info.txt 2>&1
+regionbench sample --source kpageflags --region-size 256M --interval 200ms \
+    --count 3 --out s --quiet
+echo "sample exited $?"
+exit 7
+GUEST
+start=$(date +%s)
+rb vm --kernel "$kernel" --nodes 2 --memory 1G --cpus 2 --scratch 256M \
+    --append "page_alloc.shuffle=0" --timeout 5m --out "$out" \
+    -- sh "$WORK/guest.sh"
+diag "boot and command: $(($(date +%s) - start)) s"
+expect_rc 7 "the command's exit status comes back"
+expect_out "sample exited 0" "the command's output is relayed"
+[ "$(cat "$out/pwd.txt" 2>/dev/null)" = "$out" ]
+ok $? "the command runs in the --out directory"
+[ "$(cat "$out/which.txt" 2>/dev/null)" = "$out/.regionbench-vm/bin/regionbench" ]
+ok $? "this regionbench comes first on the guest's PATH"
+grep -qx 'ext2/ext3' "$out/vartmp.txt" 2>/dev/null
+ok $? "/var/tmp is the ext4 scratch disk"
+grep -q 'topology: *2 NUMA nodes' "$out/info.txt" 2>/dev/null
+ok $? "info sees 2 NUMA nodes"
+[ "$RC" -eq 7 ] || diag "$(cat "$out/info.txt" 2>/dev/null)"
+for f in meta.json regions.csv samples.csv events.csv; do
+	[ -s "$out/s/$f" ]
+	ok $? "sample in the guest wrote s/$f on the host"
+done
+grep -q '"status": "complete"' "$out/s/meta.json"
+ok $? "the guest's sample is complete"
+grep -q '"release": "6\.' "$out/s/meta.json" &&
+    ! grep -q "\"release\": \"$(uname -r)\"" "$out/s/meta.json"
+ok $? "meta.json has the guest's kernel, not the host's"
+for k in '"guest"' '"sha256"' '"append": "page_alloc.shuffle=0"' \
+    '"nodes": 2' '"memory_bytes": 1073741824' '"accel": "(tcg|kvm)"'; do
+	grep -Eq "$k" "$out/s/meta.json"
+	ok $? "meta.json records $k"
+done
+grep -q '"status": "complete"' "$out/vm.json" &&
+    grep -q '"exit_status": 7' "$out/vm.json"
+ok $? "vm.json: complete, exit status 7"
+bt=$(sed -n 's/.*"boot_to_command_s": \([0-9.]*\).*/\1/p' "$out/vm.json")
+diag "boot to command: ${bt:-unknown} s"
+grep -q 'command exited with status 7' "$out/vm-console.log"
+ok $? "the console is in vm-console.log"
+[ ! -e "$out/.regionbench-vm" ]
+ok $? "the control directory and scratch image are removed"
+
+# The same directory again, while a control directory is there.
+mkdir "$out/.regionbench-vm"
+rb vm --kernel "$kernel" --out "$out" -- true
+expect_rc 2 "a results directory another boot is using"
+expect_err "another regionbench vm is using it" "says so"
+rmdir "$out/.regionbench-vm"
+
+# An interrupt during the boot stops QEMU and removes the control
+# directory and the scratch image (exit 130).
+intr="$WORK/vm-intr"
+"$REGIONBENCH" vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 64M \
+    --out "$intr" -- sleep 1000 >"$WORK/intr.out" 2>"$WORK/intr.err" &
+pid=$!
+i=0
+while [ ! -e "$intr/vm.json" ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+RC=$?
+cp "$WORK/intr.out" "$WORK/out"
+cp "$WORK/intr.err" "$WORK/err"
+expect_rc 130 "an interrupt stops the boot"
+expect_err "interrupted" "says it was interrupted"
+grep -q '"status": "interrupted"' "$intr/vm.json"
+ok $? "vm.json: interrupted"
+[ ! -e "$intr/.regionbench-vm" ]
+ok $? "the control directory and scratch image are removed"
+! pgrep -f -- "$intr" >/dev/null
+ok $? "no QEMU left"
+
+# A guest that never finishes: killed at --timeout, exit 3, console kept.
+hang="$WORK/vm-hang"
+rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 0 \
+    --timeout 25s --out "$hang" -- sleep 1000
+expect_rc 3 "a guest that never powers off is killed at --timeout"
+expect_err "did not finish within 25s" "says it timed out"
+grep -q '"status": "failed"' "$hang/vm.json" &&
+    grep -q '"reason": "timeout"' "$hang/vm.json"
+ok $? "vm.json: failed, timeout"
+[ -s "$hang/vm-console.log" ]
+ok $? "the console is kept"
+[ ! -e "$hang/.regionbench-vm" ]
+ok $? "nothing left of the control directory"
+! pgrep -f -- "$hang" >/dev/null
+ok $? "no QEMU left"
+
+done_testing
