@@ -19,6 +19,7 @@ size = 16M
 threads = 2
 duration = $1
 dir = $WORK/scratch
+checkpoints = 1%
 
 [phase forks]
 workload = fork-heavy
@@ -31,16 +32,23 @@ suite 60s 60s >"$WORK/cache.ini"
 suite 100ms 60s >"$WORK/forks.ini"
 
 # Every process of a run has the results path on its command line
-# (workload children are forks of the runner).  The kill comes once a
-# sample of the phase is written, so it lands in the phase.
+# (workload children are forks of the runner).  The kill comes once the
+# phase is under way, so it lands in it: for cache once its 1% checkpoint
+# is recorded (its setup, which makes and unlinks the files, is over), for
+# forks once a sample of the phase is written.
 for phase in cache forks; do
 	out="$WORK/kill-$phase"
 	"$REGIONBENCH" run "$WORK/$phase.ini" --source zone --out "$out" \
 	    --no-charts --quiet >/dev/null 2>&1 </dev/null &
 	pid=$!
-	wait_for "a sample of phase $phase" \
-	    has_row "$out/samples.csv" "^[0-9.]+,$phase,"
-	ok $? "phase $phase: sampled"
+	if [ $phase = cache ]; then
+		wait_for "the 1% checkpoint of phase cache" \
+		    has_row "$out/events.csv" ',checkpoint,1%,cache$'
+	else
+		wait_for "a sample of phase $phase" \
+		    has_row "$out/samples.csv" "^[0-9.]+,$phase,"
+	fi
+	ok $? "phase $phase: under way"
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	wait_for "the processes of the run to end" gone "$out"
@@ -51,7 +59,8 @@ for phase in cache forks; do
 	# directory; no file may remain.
 	[ -z "$(find "$WORK/scratch" -type f)" ]
 	ok $? "SIGKILL in phase $phase: no scratch file left"
-	[ -z "$(ls -A "$WORK/scratch")" ] || diag "$(ls -lA "$WORK/scratch")"
+	[ -z "$(ls -A "$WORK/scratch")" ] || diag "$(ls -lAR "$WORK/scratch")"
+	rm -rf "${WORK:?}/scratch" && mkdir "$WORK/scratch"
 	rb verify "$out"
 	expect_rc 0 "SIGKILL in phase $phase: verify passes"
 	expect_out "status 'running'" \
