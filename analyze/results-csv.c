@@ -110,12 +110,16 @@ reader_cb_row(int term, void *opaque)
 		rd->field = 0;
 		return;
 	}
+	/*
+	 * A killed run may leave half a line at the end: every row is
+	 * written with its newline, so a last line without one is cut, even
+	 * when it happens to have all its fields (a number cut short).
+	 */
+	if (term == -1 && rd->tolerate_cut) {
+		rd->cut = 1;
+		return;
+	}
 	if (rd->field != rd->nfile) {
-		/* A killed run may leave half a line at the end. */
-		if (term == -1 && rd->tolerate_cut) {
-			rd->cut = 1;
-			return;
-		}
 		reader_fail(rd, "expected %d fields as in the header, got %d",
 		    rd->nfile, rd->field);
 		return;
@@ -159,8 +163,11 @@ reader_feed(struct reader *rd, int fd)
 		if (rd->rc != 0)
 			break;
 	}
+	/* A quoted field left open at the end is a cut line too. */
 	if (rd->rc == 0 && csv_fini(&parser, reader_cb_field, reader_cb_row,
-	    rd) != 0) {
+	    rd) != 0 && rd->tolerate_cut && rd->header_done)
+		rd->cut = 1;
+	else if (rd->rc == 0 && csv_error(&parser) != CSV_SUCCESS) {
 		rd->line++;
 		reader_fail(rd, "not valid CSV at the end of the file (%s)",
 		    csv_strerror(csv_error(&parser)));

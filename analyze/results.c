@@ -762,8 +762,8 @@ load_file(struct results *res, int i, char **cause)
 /*
  * Does DIR/NAME belong to a run that has no data yet?  meta.json and the
  * atomic writer's hidden temporary files do; so does a table that holds
- * only its header, if it is not regions.csv (written with the first
- * sample).  Anything else, or a row in a table that names regions, does
+ * only its header, or the start of it, if it is not regions.csv (written
+ * with the first sample).  Anything else, or a row in a table that names regions, does
  * not.  Rows of events.csv and workloads.csv name no region and may come
  * before the first sample.
  */
@@ -793,9 +793,14 @@ no_data_entry(const char *dir, const char *name)
 		return (0);
 	n = read(fd, buf, sizeof buf);
 	close(fd);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		return (0);
 	/* Nothing after the header line (a header is far below 4 KiB). */
-	return (n >= 0 && (size_t)n < sizeof buf && (n == 0 ||
-	    ((nl = memchr(buf, '\n', n)) != NULL && nl + 1 == buf + n)));
+	if ((nl = memchr(buf, '\n', n)) != NULL)
+		return (nl + 1 == buf + n);
+	/* Or a header cut short by a kill in the middle of its write. */
+	return ((size_t)n <= strlen(def->header) &&
+	    memcmp(buf, def->header, n) == 0);
 }
 
 /*

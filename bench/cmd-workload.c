@@ -1,8 +1,9 @@
 /*
  * "regionbench workload NAME [options]": run one workload on its own, the
  * same way the runner does (forked child, threads inside), and print its
- * metric rows as a table, as workloads.csv rows or as one JSON object.  SIGINT/SIGTERM stop
- * it, print what was done so far and exit 130.
+ * metric rows as a table, as workloads.csv rows or as one JSON object,
+ * and with --progress what it has done so far on stderr as it goes.
+ * SIGINT/SIGTERM stop it, print what was done so far and exit 130.
  */
 #include "config.h"
 
@@ -17,12 +18,14 @@
 #include "command.h"
 #include "log.h"
 #include "session.h"
+#include "units.h"
 #include "workload.h"
 
 enum { CMD_WORKLOAD_TABLE, CMD_WORKLOAD_CSV, CMD_WORKLOAD_JSON };
 
 struct cmd_workload_settings {
 	int		 format;
+	uint64_t	 progress_ns;	/* 0: no progress lines */
 };
 
 static const char *const cmd_workload_formats[] = {
@@ -34,6 +37,11 @@ static const struct opt_def cmd_workload_options[] = {
 	  .offset = offsetof(struct cmd_workload_settings, format),
 	  .arg = "FORMAT", .def = "table", .choices = cmd_workload_formats,
 	  .help = "how to print the metrics" },
+	{ .name = "progress", .type = OPT_DURATION,
+	  .offset = offsetof(struct cmd_workload_settings, progress_ns),
+	  .arg = "INTERVAL", .def = "0",
+	  .help = "print the work done so far on stderr every INTERVAL "
+	  "(0: never)" },
 	{ .name = NULL }
 };
 
@@ -135,6 +143,28 @@ cmd_workload_print(const struct workload_desc *desc,
 	fflush(stdout);
 }
 
+/*
+ * One progress line on stderr: seconds since the measured work began, the
+ * share done (of the time with --duration) and every counter's total.
+ */
+static void
+cmd_workload_progress(const struct workload_desc *desc,
+    const struct workload_run *run, uint64_t since_ns)
+{
+	const struct workload_counter *c;
+	int k;
+
+	fprintf(stderr, "%s: %.1f s, %.0f%% done", desc->name,
+	    (double)(units_now_ns() - since_ns) / 1e9,
+	    workload_progress(run) * 100);
+	for (k = 0, c = desc->counters; c != NULL && c->name != NULL &&
+	    k < WORKLOAD_MAX_COUNTERS; c++, k++)
+		fprintf(stderr, "%s %s %.6g%s%s", k == 0 ? ":" : ",", c->name,
+		    workload_counter_total(run, k), strcmp(c->unit, c->name) ==
+		    0 ? "" : " ", strcmp(c->unit, c->name) == 0 ? "" : c->unit);
+	fprintf(stderr, "\n");
+}
+
 /* Run one workload and print its metrics. */
 static int
 cmd_workload_exec(int argc, char **argv)
@@ -142,6 +172,7 @@ cmd_workload_exec(int argc, char **argv)
 	struct cmd_workload_settings cs = { 0 };
 	struct opt_set extra = { cmd_workload_options, &cs };
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	uint64_t since_ns = 0, next_ns = 0, now;
 	const struct workload_desc *desc;
 	struct workload_result res;
 	struct workload_run *run;
@@ -191,6 +222,15 @@ cmd_workload_exec(int argc, char **argv)
 	while (!workload_finished(run)) {
 		if (session_signal() != 0)
 			workload_stop(run);
+		if (cs.progress_ns > 0 && workload_measuring(run)) {
+			now = units_now_ns();
+			if (since_ns == 0)
+				since_ns = next_ns = now;
+			if (now >= next_ns) {
+				cmd_workload_progress(desc, run, since_ns);
+				next_ns += cs.progress_ns;
+			}
+		}
 		nanosleep(&nap, NULL);
 	}
 	workload_wait(run, &res);
@@ -211,7 +251,8 @@ cmd_workload_exec(int argc, char **argv)
 
 const struct command_entry cmd_workload_entry = {
 	.name = "workload",
-	.usage = "NAME [options] [--format table|csv|json]",
+	.usage = "NAME [options] [--format table|csv|json] "
+	    "[--progress INTERVAL]",
 	.summary = "run one workload on its own and print its metrics",
 	.description = "Runs the workload in a forked child with its threads "
 	    "inside, as 'run' does,\nand prints its metrics per thread and in "

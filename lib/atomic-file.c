@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "killpoint.h"
 #include "log.h"
 
 /* Write a whole buffer, retrying short writes and EINTR. */
-int
-atomic_write_all(int fd, const void *data, size_t len)
+static int
+atomic_write_loop(int fd, const char *p, size_t len)
 {
-	const char *p = data;
 	ssize_t n;
 
 	while (len > 0) {
@@ -37,6 +37,19 @@ atomic_write_all(int fd, const void *data, size_t len)
 		len -= (size_t)n;
 	}
 	return (0);
+}
+
+/* Write a whole buffer: one operation for the kill points (killpoint.h). */
+int
+atomic_write_all(int fd, const void *data, size_t len)
+{
+	unsigned long op = killpoint_begin();
+	size_t cut = killpoint_cut(op, len);
+
+	if (atomic_write_loop(fd, data, cut) == -1)
+		return (-1);
+	killpoint_end(op);
+	return (atomic_write_loop(fd, (const char *)data + cut, len - cut));
 }
 
 /*
@@ -59,6 +72,8 @@ atomic_file_create(struct atomic_file *af)
 		}
 		af->fd = openat(af->dirfd, af->tmp, O_WRONLY | O_CREAT |
 		    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (af->fd != -1)
+			killpoint_op();
 		if (af->fd != -1 || errno != EEXIST)
 			return (af->fd == -1 ? -1 : 0);
 	}
@@ -173,6 +188,8 @@ atomic_file_commit(struct atomic_file *af, char **cause)
 		what = "write";
 	else if (fsync(fd) == -1)
 		what = "fsync";
+	else
+		killpoint_op();
 	if (what == NULL && af->f != NULL) {
 		if (fclose(af->f) != 0)
 			what = "close";
@@ -186,6 +203,8 @@ atomic_file_commit(struct atomic_file *af, char **cause)
 	if (what == NULL && renameat(af->dirfd, af->tmp, af->dirfd,
 	    af->name) == -1)
 		what = "rename";
+	else if (what == NULL)
+		killpoint_op();
 	if (what != NULL) {
 		rc = fail_with(cause, RB_EXIT_ENV, "%s: %s: %s", af->path,
 		    what, strerror(errno));
@@ -197,6 +216,7 @@ atomic_file_commit(struct atomic_file *af, char **cause)
 	if (fsync(af->dirfd) == -1 && errno != EINVAL && errno != EROFS)
 		rc = fail_with(cause, RB_EXIT_ENV, "%s: fsync of the "
 		    "directory: %s", af->path, strerror(errno));
+	killpoint_op();
 	atomic_file_done(af, 0);
 	return (rc);
 }

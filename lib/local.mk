@@ -29,6 +29,7 @@ lib_librb_a_SOURCES = \
 	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/input-file.c lib/input-file.h \
+	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
 	lib/sink-csv.c lib/sink-csv.h \

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "killpoint.h"
 #include "log.h"
 #include "sink-csv.h"
 
@@ -141,8 +142,10 @@ sink_make_dir(const char *dir, char **cause)
 			    path, strerror(errno)));
 		path[i] = '/';
 	}
-	if (mkdir(dir, 0755) == 0)
+	if (mkdir(dir, 0755) == 0) {
+		killpoint_op();
 		return (0);
+	}
 	if (errno != EEXIST)
 		return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s", dir,
 		    strerror(errno)));
@@ -215,6 +218,7 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 		if (f->fd == -1)
 			return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", dir,
 			    def->file, strerror(errno)));
+		killpoint_op();
 	}
 	return (sink_csv_flush(sink, cause));
 }
@@ -501,6 +505,7 @@ sink_csv_close(struct sink_csv *sink, char **cause)
 				rc = fail_with(cause, RB_EXIT_ENV,
 				    "%s/%s: fsync: %s", sink->dir,
 				    csv_schema_table(i)->file, strerror(errno));
+			killpoint_op();
 			close(sink->files[i].fd);
 			sink->files[i].fd = -1;
 		}
@@ -509,6 +514,7 @@ sink_csv_close(struct sink_csv *sink, char **cause)
 	}
 	if (sink->dirfd != -1) {
 		fsync(sink->dirfd);
+		killpoint_op();
 		close(sink->dirfd);
 		sink->dirfd = -1;
 	}

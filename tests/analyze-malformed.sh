@@ -127,6 +127,46 @@ sed -i 's/"status": "interrupted"/"status": "complete"/' "$D/meta.json"
 rm -f "$D/summary.csv" "$D/summary.json"
 bad "a cut-off line in a complete run" "m$n/samples.csv:28: expected 13 fields"
 
+# A kill can cut a row so that it still has every field (a number cut
+# short), or inside a quoted field: in a run that did not complete, a last
+# line without its newline is dropped either way.
+fresh
+sed -i 's/"status": "complete"/"status": "running"/' "$D/meta.json"
+head -n 27 "$D/samples.csv" >"$WORK/s27" && cp "$WORK/s27" "$D/samples.csv"
+tail -n 1 "$D/samples.csv" | head -c -3 >"$WORK/s"
+printf '%s' "$(sed 's/^[0-9.]*,/9.000,/' "$WORK/s")" >>"$D/samples.csv"
+printf '9.000,warning,"pagetypeinfo Node 0, zo' >>"$D/events.csv"
+rb verify "$D"
+expect_rc 0 "a last line cut with all its fields, or inside quotes, is no damage"
+expect_err 'samples.csv: dropped a cut-off last line' \
+    "the cut samples.csv line is dropped"
+expect_err 'events.csv: dropped a cut-off last line' \
+    "the cut events.csv line is dropped"
+sed -i 's/"status": "running"/"status": "complete"/' "$D/meta.json"
+cp "$WORK/s27" "$D/samples.csv"
+rb verify "$D"
+expect_rc 1 "a run that says complete with a line cut inside quotes is damaged"
+expect_out 'events.csv:[0-9]+: not valid CSV at the end' "and the file is named"
+
+# Stopped before the first sample: no regions.csv, tables with only their
+# header or the start of it (a kill in the middle of writing it).
+fresh
+sed -i 's/"status": "complete"/"status": "running"/' "$D/meta.json"
+rm "$D/regions.csv"
+for f in "$D"/*.csv; do
+	head -n 1 "$f" >"$WORK/s" && cp "$WORK/s" "$f"
+done
+head -c 10 "$D/samples.csv" >"$WORK/s" && cp "$WORK/s" "$D/samples.csv"
+rb verify "$D"
+expect_rc 4 "a run stopped before its first sample is no damage (exit 4)"
+expect_out 'stopped before the first sample \(no data\)$' "verify says no data"
+rm "$D/meta.json"
+rb verify "$D"
+expect_rc 4 "also before meta.json was written"
+printf 't_s,phaze' >"$D/samples.csv"
+rb verify "$D"
+expect_rc 1 "but a first line that is no header's start is damage"
+
 rb analyze "$WORK/does-not-exist"
 expect_rc 2 "a directory that does not exist"
 

@@ -57,6 +57,42 @@ expect_out() {
 	[ $st -eq 0 ] || diag "stdout was:" "$(head -c 2000 "$WORK/out")"
 }
 
+# wait_for WHAT COMMAND...: run COMMAND every 50 ms until it succeeds, for
+# at most $WAIT_LIMIT seconds (default 60: generous, for loaded machines
+# and sanitizer builds).  Returns 1 with a diagnostic naming WHAT when the
+# time is up.  Tests wait for the state they mean to interrupt this way,
+# never with a fixed sleep.
+wait_for() {
+	wf_what=$1
+	shift
+	wf_i=0
+	while ! "$@"; do
+		wf_i=$((wf_i + 1))
+		if [ $wf_i -ge $((${WAIT_LIMIT:-60} * 20)) ]; then
+			diag "gave up after ${WAIT_LIMIT:-60} s waiting for $wf_what"
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+# has_row FILE [PATTERN]: FILE (a CSV table) has a row after its header,
+# one matching the extended regular expression PATTERN when given.
+has_row() {
+	tail -n +2 "$1" 2>/dev/null | grep -qE -- "${2:-.}"
+}
+
+# has_line FILE PATTERN: a line of FILE matches PATTERN.
+has_line() {
+	grep -qE -- "$2" "$1" 2>/dev/null
+}
+
+# gone PATTERN: no process has PATTERN on its command line.
+gone() {
+	! pgrep -f -- "$1" >/dev/null
+}
+
 # skip_all REASON: skip the whole script under the TAP driver.
 skip_all() {
 	echo "1..0 # SKIP $1"

@@ -70,10 +70,7 @@ out="$WORK/swapped"
 "$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" --count 15 \
     --interval 100ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
 pid=$!
-for _ in $(seq 1 100); do
-	[ -f "$out/meta.json" ] && break
-	sleep 0.05
-done
+wait_for "the first sample" has_row "$out/samples.csv"
 mv "$out" "$out.moved"
 ln -s "$WORK/target" "$out"
 wait $pid
@@ -85,21 +82,21 @@ ok $? "nothing written where the swapped-in link points"
 grep -q '"status": "complete"' "$out.moved/meta.json"
 ok $? "the directory it made says complete"
 
-# meta.json replaced by a link while sample runs: the final rewrite
-# (temporary file + rename) replaces the link, it does not follow it.
+# meta.json replaced by a link while sample runs (once it has written a
+# sample; SIGINT then ends sampling without a --count, a complete run):
+# the final rewrite (temporary file + rename) replaces the link, it does
+# not follow it.
 out="$WORK/live"
-"$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" --count 15 \
-    --interval 100ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
+"$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" \
+    --interval 50ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
 pid=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	[ -f "$out/meta.json" ] && break
-	sleep 0.1
-done
+wait_for "the first sample" has_row "$out/samples.csv"
 ln -sf "$V" "$out/meta.json"
 ln -sf "$V" "$out/.meta.json.tmp"
+kill -INT $pid
 wait $pid
 RC=$?
-expect_rc 0 "sample with links planted mid-run"
+expect_rc 0 "sample with links planted mid-run, ended by SIGINT"
 untouched "meta.json and .meta.json.tmp links planted mid-run"
 [ -f "$out/meta.json" ] && [ ! -L "$out/meta.json" ] &&
     grep -q '"status": "complete"' "$out/meta.json"

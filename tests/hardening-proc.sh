@@ -49,7 +49,8 @@ live() {
 	    --count 1000 --out "$WORK/live-$1" --quiet >"$WORK/out" \
 	    2>"$WORK/err" </dev/null &
 	pid=$!
-	sleep 0.5
+	# Change the files once a sample of them is written.
+	wait_for "the first sample" has_row "$WORK/live-$1/samples.csv"
 	eval "$2"
 	wait $pid
 	RC=$?

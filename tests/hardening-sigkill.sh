@@ -1,12 +1,14 @@
-# SIGKILL of the runner at different moments: no workload process
+# SIGKILL of the runner in the middle of each phase: no workload process
 # survives it (PR_SET_PDEATHSIG), no scratch file of page-cache-churn
-# remains under its --dir, and what was written passes verify.
+# remains under its --dir, and what was written passes verify.  (Kills at
+# every file operation, before the first sample too: hardening-killpoints.)
 . "$top_srcdir/tests/cli-lib.sh"
 
 mkdir "$WORK/scratch"
-cat >"$WORK/kill.ini" <<INI
-; page-cache-churn with its scratch under a directory the test watches,
-; then a forking workload: a SIGKILL lands in one or the other.
+# suite CACHE FORKS: page-cache-churn with its scratch under a directory
+# the test watches, then a forking workload, for the given durations.
+suite() {
+	cat <<INI
 [suite]
 name = kill
 interval = 50ms
@@ -15,50 +17,54 @@ interval = 50ms
 workload = page-cache-churn
 size = 16M
 threads = 2
-duration = 1500ms
+duration = $1
 dir = $WORK/scratch
+checkpoints = 1%
 
 [phase forks]
 workload = fork-heavy
 size = 8M
 forkers = 2
-duration = 3s
+duration = $2
 INI
+}
+suite 60s 60s >"$WORK/cache.ini"
+suite 100ms 60s >"$WORK/forks.ini"
 
 # Every process of a run has the results path on its command line
-# (workload children are forks of the runner).
-for delay in 0.2 0.8 2.2; do
-	out="$WORK/kill-$delay"
-	"$REGIONBENCH" run "$WORK/kill.ini" --source zone --out "$out" \
+# (workload children are forks of the runner).  The kill comes once the
+# phase is under way, so it lands in it: for cache once its 1% checkpoint
+# is recorded (its setup, which makes and unlinks the files, is over), for
+# forks once a sample of the phase is written.
+for phase in cache forks; do
+	out="$WORK/kill-$phase"
+	"$REGIONBENCH" run "$WORK/$phase.ini" --source zone --out "$out" \
 	    --no-charts --quiet >/dev/null 2>&1 </dev/null &
 	pid=$!
-	sleep "$delay"
+	if [ $phase = cache ]; then
+		wait_for "the 1% checkpoint of phase cache" \
+		    has_row "$out/events.csv" ',checkpoint,1%,cache$'
+	else
+		wait_for "a sample of phase $phase" \
+		    has_row "$out/samples.csv" "^[0-9.]+,$phase,"
+	fi
+	ok $? "phase $phase: under way"
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	left=1
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		pgrep -f -- "$out" >/dev/null || { left=0; break; }
-		sleep 0.2
-	done
-	ok $left "SIGKILL after ${delay}s: no workload process survives"
+	wait_for "the processes of the run to end" gone "$out"
+	left=$?
+	ok $left "SIGKILL in phase $phase: no workload process survives"
 	[ $left -eq 0 ] || diag "$(pgrep -a -f -- "$out")"
-	# A kill between mkdtemp and its rmdir (slow ASan builds) may leave
-	# the empty private directory; no file may remain.
+	# A kill between mkdtemp and its rmdir may leave the empty private
+	# directory; no file may remain.
 	[ -z "$(find "$WORK/scratch" -type f)" ]
-	ok $? "SIGKILL after ${delay}s: no scratch file left"
-	[ -z "$(ls -A "$WORK/scratch")" ] || diag "$(ls -lA "$WORK/scratch")"
-	# Killed before the first sample: no data (exit 4), not damage.
-	if [ -f "$out/meta.json" ]; then
-		rb verify "$out"
-		if [ "$RC" -eq 4 ]; then
-			expect_out "stopped before the first sample" \
-			    "SIGKILL after ${delay}s: verify says no data"
-		else
-			expect_rc 0 "SIGKILL after ${delay}s: verify passes"
-		fi
-		expect_out "status 'running'|before the first sample" \
-		    "SIGKILL after ${delay}s: meta.json says running"
-	fi
+	ok $? "SIGKILL in phase $phase: no scratch file left"
+	[ -z "$(ls -A "$WORK/scratch")" ] || diag "$(ls -lAR "$WORK/scratch")"
+	rm -rf "${WORK:?}/scratch" && mkdir "$WORK/scratch"
+	rb verify "$out"
+	expect_rc 0 "SIGKILL in phase $phase: verify passes"
+	expect_out "status 'running'" \
+	    "SIGKILL in phase $phase: meta.json says running"
 done
 
 # After the phases the runner analyzes, draws the charts and writes the

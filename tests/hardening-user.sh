@@ -16,26 +16,25 @@ ids() {
 	    "/proc/$1/status" 2>/dev/null
 }
 
-# workload --user: the worker runs as nobody, the parent stays root.
-"$REGIONBENCH" workload pagetest --size 8M --threads 1 --hold 1500ms \
-    --user nobody >"$WORK/out" 2>"$WORK/err" </dev/null &
+# workload --user: the worker runs as nobody, the parent stays root.  The
+# ids are read once the pages are touched (the worker then holds them),
+# then SIGINT ends the hold.
+"$REGIONBENCH" workload pagetest --size 8M --threads 1 --hold 60s \
+    --user nobody --progress 50ms >"$WORK/out" 2>"$WORK/err" </dev/null &
 pid=$!
-child=""
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	sleep 0.1
-	child=$(pgrep -P $pid | head -n 1)
-	[ -n "$child" ] && [ "$(ids "$child")" = "$NUID $NGID" ] && break
-done
+wait_for "the pages touched" has_line "$WORK/err" ': pages 2048'
+child=$(pgrep -P $pid | head -n 1)
 worker_ids=$(ids "$child")
 parent_ids=$(ids $pid)
+kill -INT $pid
 wait $pid
 RC=$?
 [ "$worker_ids" = "$NUID $NGID" ]
 ok $? "workload --user nobody: the worker runs as nobody ($worker_ids)"
 [ "$parent_ids" = "0 0" ]
 ok $? "workload --user nobody: the parent keeps root ($parent_ids)"
-expect_rc 0 "workload --user nobody completes"
-expect_out "^total +pages +2048 " "and did its work"
+expect_rc 130 "workload --user nobody: SIGINT ends its hold"
+expect_out "^total +pages +2048 " "and it did its work"
 
 rb workload pagetest --size 8M --user no-such-user-rb
 expect_rc 2 "workload --user with an unknown user"
@@ -61,21 +60,22 @@ fi
 # kpageflags and the workload's pagemap; the workload runs as nobody.
 if [ -r /proc/kpageflags ]; then
 	out="$WORK/run"
-	"$REGIONBENCH" run "$TESTDATA/runner/tiny.ini" --source kpageflags \
+	# The workload of long.ini touches its pages (placement taken at
+	# its 100% checkpoint) then holds them: look for it, then SIGINT.
+	"$REGIONBENCH" run "$TESTDATA/runner/long.ini" --source kpageflags \
 	    --user nobody --out "$out" --no-charts --quiet \
 	    >"$WORK/out" 2>"$WORK/err" </dev/null &
 	pid=$!
+	wait_for "the 100% checkpoint" has_row "$out/events.csv" \
+	    ',checkpoint,100%,'
 	seen=""
-	for _ in $(seq 1 60); do
-		for p in $(pgrep -f -- "$out"); do
-			[ "$(ids "$p")" = "$NUID $NGID" ] && seen=$p
-		done
-		[ -n "$seen" ] && break
-		sleep 0.05
+	for p in $(pgrep -f -- "$out"); do
+		[ "$(ids "$p")" = "$NUID $NGID" ] && seen=$p
 	done
+	kill -INT $pid
 	wait $pid
 	RC=$?
-	expect_rc 0 "run --user nobody --source kpageflags"
+	expect_rc 130 "run --user nobody --source kpageflags (SIGINT in the hold)"
 	ok "$([ -n "$seen" ]; echo $?)" "a workload of the run ran as nobody"
 	grep -q '"name": "kpageflags"' "$out/meta.json"
 	ok $? "the sampler read /proc/kpageflags (meta.json source)"

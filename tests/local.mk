@@ -227,11 +227,13 @@ clean-fuzz:
 .PHONY: clean-fuzz
 
 # Fault injection, safe files, least privilege (TAP; skip when not root).
-TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh \
+TESTS += tests/hardening-killpoints.sh \
+	tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
 	tests/hardening-user.sh tests/hardening-inputs.sh \
 	tests/hardening-signals.sh
-EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
+EXTRA_DIST += tests/hardening-killpoints.sh \
+	tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
 	tests/hardening-user.sh tests/hardening-inputs.sh \
 	tests/hardening-signals.sh

@@ -5,23 +5,16 @@
 SUITES="$TESTDATA/runner"
 export REGIONBENCH_SUITES="$top_srcdir/bench/suites"
 
-# wait_for_phase DIR: wait (up to 20 s) until the run in DIR has started a
-# phase, so that a signal lands in the middle of it even on a busy machine.
-wait_for_phase() {
-	i=0
-	while [ $i -lt 200 ]; do
-		grep -q ',phase_start,' "$1/events.csv" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+# in_phase DIR: the run in DIR has written a sample of its phase "hold", so
+# that a signal lands in the middle of it.
+in_phase() {
+	has_row "$1/samples.csv" '^[0-9.]+,hold,'
 }
 
 # No process may outlive a run: every process of ours has the unique
 # results path on its command line (workload children are forks).
 no_process_left() {
-	sleep 0.3
-	! pgrep -f -- "$1" >/dev/null
+	wait_for "the processes of the run to end" gone "$1"
 }
 
 # A tiny suite end to end.
@@ -107,8 +100,7 @@ expect_err "no suite named 'no-such-suite'" "and the message lists what exists"
 out="$WORK/int"
 "$REGIONBENCH" run "$SUITES/long.ini" --out "$out" --no-charts --quiet >/dev/null 2>"$WORK/int.err" &
 pid=$!
-wait_for_phase "$out"
-sleep 0.5
+wait_for "a sample of phase hold" in_phase "$out"
 kill -INT $pid
 wait $pid
 RC=$?
@@ -126,8 +118,7 @@ expect_rc 0 "verify passes after SIGINT"
 out="$WORK/kill"
 "$REGIONBENCH" run "$SUITES/long.ini" --out "$out" --no-charts --quiet >/dev/null 2>&1 &
 pid=$!
-wait_for_phase "$out"
-sleep 0.5
+wait_for "a sample of phase hold" in_phase "$out"
 kill -KILL $pid
 wait $pid 2>/dev/null
 no_process_left "$out"
@@ -164,7 +155,11 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
 		echo "$j$i.0" >"$rec/00$j$i/time"
 	done
 done
-rb run seed --source patched --replay "$rec" --out "$WORK/seed" --no-charts
+# Only the samples of events (start, checkpoints, phase end) read the
+# recording: periodic ones would use it up on a slow machine before the
+# 94% checkpoint.
+rb run seed --source patched --replay "$rec" --interval 1h --out "$WORK/seed" \
+    --no-charts
 expect_rc 0 "seed suite on a replayed patched recording"
 expect_out '\| *Region 0 *\| *124013 *\| *124013 *\| *124013 *\|' "seed table: region 0 at every checkpoint"
 expect_out '\| *Region 3 *\| *57332 ' "seed table: region 3"

@@ -4,7 +4,7 @@
  * IHDR size) with pixel checks on the heatmap (a full region is the full
  * colour, an empty one the empty colour), and a generated one-hour 10 Hz
  * 50-region run whose heatmap must stay under 2 MB as SVG and render in
- * under a second.
+ * under a second of CPU (five under AddressSanitizer).
  */
 #include "config.h"
 
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chart.h"
@@ -199,6 +200,26 @@ write_long_run(const char *dir)
 	free(path);
 }
 
+/*
+ * CPU time of this process: the rendering budget is about work done, which
+ * other load on the machine does not change the way it changes wall time.
+ */
+static uint64_t
+cpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+}
+
+/* A second of CPU, five under AddressSanitizer (about 2-3x slower). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RENDER_BUDGET_NS	5000000000ull
+#else
+#define RENDER_BUDGET_NS	1000000000ull
+#endif
+
 static void
 test_long(const char *tmp)
 {
@@ -219,21 +240,23 @@ test_long(const char *tmp)
 	}
 	svg = xasprintf("%s/long-heatmap.svg", tmp);
 	png = xasprintf("%s/long-heatmap.png", tmp);
-	t0 = units_now_ns();
+	t0 = cpu_now_ns();
 	tap_ok(chart_render_file(&chart_heatmap_def, &run, CHART_SVG, svg,
 	    &cause) == 0, "long run heatmap as SVG");
-	t_svg = units_now_ns() - t0;
-	t0 = units_now_ns();
+	t_svg = cpu_now_ns() - t0;
+	t0 = cpu_now_ns();
 	tap_ok(chart_render_file(&chart_heatmap_def, &run, CHART_PNG, png,
 	    &cause) == 0, "long run heatmap as PNG");
-	t_png = units_now_ns() - t0;
+	t_png = cpu_now_ns() - t0;
 	memset(&st, 0, sizeof st);
 	rc = stat(svg, &st);
 	tap_ok(rc == 0 && st.st_size > 0 && st.st_size < 2 * 1024 * 1024,
 	    "1 h 10 Hz 50-region heatmap SVG under 2 MB (%lld bytes)",
 	    (long long)st.st_size);
-	tap_ok(t_svg < 1000000000ull && t_png < 1000000000ull,
-	    "heatmap renders in under a second (SVG %.3f s, PNG %.3f s)",
+	tap_ok(t_svg < RENDER_BUDGET_NS && t_png < RENDER_BUDGET_NS,
+	    "heatmap renders in under %.0f CPU second%s (SVG %.3f s, PNG "
+	    "%.3f s)", RENDER_BUDGET_NS / 1e9, RENDER_BUDGET_NS >
+	    1000000000ull ? "s under ASan" : "",
 	    t_svg / 1e9, t_png / 1e9);
 	rc = chart_render_file(&chart_spread_def, &run, CHART_SVG, svg,
 	    &cause);

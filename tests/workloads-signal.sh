@@ -16,21 +16,25 @@ group_left() {
 	echo "$n"
 }
 
-# stop_run SIGNAL ARGS...: start regionbench in the background, signal it
-# once its worker has been busy for a moment, wait for it.
+# stop_run SIGNAL PATTERN ARGS...: start regionbench ARGS in the background
+# with progress lines on stderr, signal it once a line matches PATTERN (the
+# work the test means to interrupt has begun), wait for it.
 stop_run() {
 	sig=$1
-	shift
-	"$REGIONBENCH" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null &
+	pattern=$2
+	shift 2
+	"$REGIONBENCH" "$@" --progress 50ms >"$WORK/out" 2>"$WORK/err" \
+	    </dev/null &
 	pid=$!
-	sleep 0.4
+	wait_for "progress: $pattern" has_line "$WORK/err" "$pattern"
 	worker=$(pgrep -P "$pid" | head -n 1)
 	kill -s "$sig" "$pid"
 	wait "$pid"
 	RC=$?
 }
 
-stop_run INT workload fork-heavy --size 8M --forkers 2 --duration 30s
+stop_run INT ': forks [1-9]' workload fork-heavy --size 8M --forkers 2 \
+    --duration 60s
 expect_rc 130 "SIGINT stops fork-heavy with 130"
 expect_out '^total +forks +[1-9]' "and prints the forks done so far"
 expect_err 'interrupted' "says it was interrupted"
@@ -38,8 +42,8 @@ ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
     "no worker or child process left"
 
 mkdir "$WORK/scratch"
-stop_run TERM workload page-cache-churn --size 32M --threads 1 \
-    --duration 30s --dir "$WORK/scratch"
+stop_run TERM ': write [0-9.]*[1-9]' workload page-cache-churn --size 32M \
+    --threads 1 --duration 60s --dir "$WORK/scratch"
 expect_rc 130 "SIGTERM stops page-cache-churn with 130"
 expect_out '^total +read +[0-9]' "and prints what was read"
 ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" "no scratch file left"
@@ -51,18 +55,19 @@ ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
 rm -rf "$WORK/scratch"
 mkdir "$WORK/scratch"
 "$REGIONBENCH" workload page-cache-churn --size 16M --threads 1 \
-    --duration 30s --dir "$WORK/scratch" >/dev/null 2>&1 </dev/null &
+    --duration 60s --dir "$WORK/scratch" --progress 50ms >/dev/null \
+    2>"$WORK/err" </dev/null &
 pid=$!
-sleep 0.4
+wait_for "page-cache-churn writing" has_line "$WORK/err" ': write [0-9.]*[1-9]'
 worker=$(pgrep -P "$pid" | head -n 1)
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	[ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ] && break
-	sleep 0.1
-done
-ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
-    "the worker dies with a SIGKILLed regionbench"
+# group_empty: the worker was seen and its process group is empty.
+group_empty() {
+	[ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]
+}
+wait_for "the worker's process group to end" group_empty
+ok $? "the worker dies with a SIGKILLed regionbench"
 ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" \
     "and leaves no scratch file"
 

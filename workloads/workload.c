@@ -281,6 +281,31 @@ workload_progress(const struct workload_run *run)
 	return (workload_progress_of(run, -1));
 }
 
+/*
+ * The live total of counter k (an index into the descriptor's counters)
+ * over every thread, scaled to its unit; 0 before the measured interval
+ * and for a k the workload does not have.
+ */
+double
+workload_counter_total(const struct workload_run *run, int k)
+{
+	const struct workload_counter *c = run->desc->counters;
+	struct workload_shared *sh;
+	uint64_t n = 0;
+	int i;
+
+	if (k < 0 || k >= WORKLOAD_MAX_COUNTERS || !workload_measuring(run))
+		return (0);
+	for (i = 0; i <= k; i++)
+		if (c == NULL || c[i].name == NULL)
+			return (0);
+	sh = run->ctx.shared;
+	for (i = 0; i < sh->nthreads; i++)
+		n += __atomic_load_n(&workload_slot_of(sh, i)->count[k],
+		    __ATOMIC_RELAXED);
+	return ((double)n * run->desc->counters[k].scale);
+}
+
 /* The progress of one thread. */
 double
 workload_thread_progress(const struct workload_run *run, int i)

@@ -193,6 +193,7 @@ pid_t	 workload_pid(const struct workload_run *run);
 int	 workload_nthreads(const struct workload_run *run);
 double	 workload_progress(const struct workload_run *run);
 double	 workload_thread_progress(const struct workload_run *run, int i);
+double	 workload_counter_total(const struct workload_run *run, int k);
 int	 workload_measuring(const struct workload_run *run);
 void	 workload_stop(struct workload_run *run);
 int	 workload_finished(struct workload_run *run);
