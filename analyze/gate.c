@@ -67,23 +67,29 @@ parse_number(const char *v, double *out, int *percent)
 	return (*end == '\0' ? 0 : -1);
 }
 
-/* inih handler: one key of one rule; returns 0 on a bad key or value. */
+/* Record the first cause of a bad rules file; returns 0 for inih. */
 static int
-rules_handler(void *user, const char *section, const char *name,
-    const char *value)
-{
-	struct rules_ctx *ctx = user;
-	struct gate_rules *rules = ctx->rules;
-	struct gate_rule *r;
-	char **str = NULL;
-	double d;
+rules_fail(struct rules_ctx *ctx, const char *fmt, ...) RB_PRINTF(2, 3);
 
-	if (section[0] == '\0') {
-		if (ctx->cause == NULL)
-			ctx->cause = xasprintf("'%s' is outside a [rule] "
-			    "section", name);
-		return (0);
+static int
+rules_fail(struct rules_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->cause == NULL) {
+		va_start(ap, fmt);
+		ctx->cause = xvasprintf(fmt, ap);
+		va_end(ap);
 	}
+	return (0);
+}
+
+/* The rule of a section, added with its defaults when the section is new. */
+static struct gate_rule *
+rules_section(struct gate_rules *rules, const char *section)
+{
+	struct gate_rule *r;
+
 	if (rules->n == 0 || strcmp(rules->rules[rules->n - 1].name,
 	    section) != 0) {
 		rules->rules = xreallocarray(rules->rules, rules->n + 1,
@@ -95,60 +101,44 @@ rules_handler(void *user, const char *section, const char *name,
 		r->max_change = NAN;
 		r->alpha = 0.05;
 	}
-	r = &rules->rules[rules->n - 1];
+	return (&rules->rules[rules->n - 1]);
+}
+
+/* The string field a key names (metric, phase, unit), or NULL. */
+static char **
+rules_string_key(struct gate_rule *r, const char *name)
+{
 	if (strcmp(name, "metric") == 0)
-		str = &r->metric;
-	else if (strcmp(name, "phase") == 0)
-		str = &r->phase;
-	else if (strcmp(name, "unit") == 0)
-		str = &r->unit;
-	if (str != NULL) {
-		free(*str);
-		*str = xstrdup(value);
-		return (1);
-	}
+		return (&r->metric);
+	if (strcmp(name, "phase") == 0)
+		return (&r->phase);
+	if (strcmp(name, "unit") == 0)
+		return (&r->unit);
+	return (NULL);
+}
+
+/*
+ * Set a key taking a word (better, require_significance, mean): 1 when
+ * set, 0 on a bad value, -1 when the key is none of them.
+ */
+static int
+rules_word_key(struct rules_ctx *ctx, struct gate_rule *r, const char *name,
+    const char *value)
+{
 	if (strcmp(name, "better") == 0) {
 		if (strcmp(value, "lower") == 0)
 			r->better_lower = 1;
 		else if (strcmp(value, "higher") == 0)
 			r->better_lower = 0;
-		else {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("better: expected "
-				    "lower or higher, not '%s'", value);
-			return (0);
-		}
-		return (1);
-	}
-	if (strcmp(name, "max_change") == 0) {
-		if (parse_number(value, &r->max_change, &r->percent) != 0) {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("max_change: expected "
-				    "a number or a percentage like 5%%, not "
-				    "'%s'", value);
-			return (0);
-		}
+		else
+			return (rules_fail(ctx, "better: expected lower or "
+			    "higher, not '%s'", value));
 		return (1);
 	}
 	if (strcmp(name, "require_significance") == 0) {
-		if (parse_bool(value, &r->require_significance) != 0) {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("require_significance: "
-				    "expected yes or no, not '%s'", value);
-			return (0);
-		}
-		return (1);
-	}
-	if (strcmp(name, "min_runs") == 0) {
-		if (parse_number(value, &d, NULL) != 0 || d < 1 ||
-		    d > 1000 || d != floor(d)) {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("min_runs: expected a "
-				    "whole number from 1 to 1000, not '%s'",
-				    value);
-			return (0);
-		}
-		r->min_runs = (int)d;
+		if (parse_bool(value, &r->require_significance) != 0)
+			return (rules_fail(ctx, "require_significance: "
+			    "expected yes or no, not '%s'", value));
 		return (1);
 	}
 	if (strcmp(name, "mean") == 0) {
@@ -156,29 +146,75 @@ rules_handler(void *user, const char *section, const char *name,
 			r->harmonic = 0;
 		else if (strcmp(value, "harmonic") == 0)
 			r->harmonic = 1;
-		else {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("mean: expected "
-				    "arithmetic or harmonic, not '%s'", value);
-			return (0);
-		}
+		else
+			return (rules_fail(ctx, "mean: expected arithmetic or "
+			    "harmonic, not '%s'", value));
+		return (1);
+	}
+	return (-1);
+}
+
+/*
+ * Set a key taking a number (max_change, min_runs, alpha): 1 when set, 0
+ * on a bad value, -1 when the key is none of them.
+ */
+static int
+rules_number_key(struct rules_ctx *ctx, struct gate_rule *r, const char *name,
+    const char *value)
+{
+	double d;
+
+	if (strcmp(name, "max_change") == 0) {
+		if (parse_number(value, &r->max_change, &r->percent) != 0)
+			return (rules_fail(ctx, "max_change: expected a "
+			    "number or a percentage like 5%%, not '%s'",
+			    value));
+		return (1);
+	}
+	if (strcmp(name, "min_runs") == 0) {
+		if (parse_number(value, &d, NULL) != 0 || d < 1 ||
+		    d > 1000 || d != floor(d))
+			return (rules_fail(ctx, "min_runs: expected a whole "
+			    "number from 1 to 1000, not '%s'", value));
+		r->min_runs = (int)d;
 		return (1);
 	}
 	if (strcmp(name, "alpha") == 0) {
 		if (parse_number(value, &r->alpha, NULL) != 0 ||
-		    r->alpha <= 0 || r->alpha >= 1) {
-			if (ctx->cause == NULL)
-				ctx->cause = xasprintf("alpha: expected a "
-				    "number between 0 and 1, not '%s'", value);
-			return (0);
-		}
+		    r->alpha <= 0 || r->alpha >= 1)
+			return (rules_fail(ctx, "alpha: expected a number "
+			    "between 0 and 1, not '%s'", value));
 		return (1);
 	}
-	if (ctx->cause == NULL)
-		ctx->cause = xasprintf("unknown key '%s' (keys: metric, phase, "
-		    "unit, better, max_change, require_significance, alpha, "
-		    "min_runs, mean)", name);
-	return (0);
+	return (-1);
+}
+
+/* inih handler: one key of one rule; returns 0 on a bad key or value. */
+static int
+rules_handler(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct rules_ctx *ctx = user;
+	struct gate_rule *r;
+	char **str;
+	int rc;
+
+	if (section[0] == '\0')
+		return (rules_fail(ctx, "'%s' is outside a [rule] section",
+		    name));
+	r = rules_section(ctx->rules, section);
+	if ((str = rules_string_key(r, name)) != NULL) {
+		free(*str);
+		*str = xstrdup(value);
+		return (1);
+	}
+	if ((rc = rules_word_key(ctx, r, name, value)) != -1)
+		return (rc);
+	if ((rc = rules_number_key(ctx, r, name, value)) != -1)
+		return (rc);
+	return (rules_fail(ctx, "unknown key '%s' (keys: metric, phase, unit, "
+	    "better, max_change, require_significance, alpha, min_runs, "
+	    "mean)", name));
 }
 
 /* Load a rules file; every rule needs better= and max_change=. */
@@ -295,38 +331,34 @@ gate_values(const struct gate_rule *rule, const struct compare_set *set,
 	return (*n < 0 ? -1 : 0);
 }
 
-/* Judge one rule on one key. */
-static void
-gate_judge(const struct gate_rule *rule, const struct compare_set *set,
-    const struct compare_key *key, enum compare_test test,
+/*
+ * Leave a result without a verdict when its groups have fewer units than
+ * the rule needs; 1 when it did.
+ */
+static int
+gate_too_few(const struct gate_rule *rule, const struct compare_set *set,
     struct gate_result *res)
 {
-	const struct compare_group *gb = &set->groups[0];
-	const struct compare_group *gc = &set->groups[1];
+	const char *unit;
+
+	if (res->nbase >= rule->min_runs && res->ncand >= rule->min_runs)
+		return (0);
+	unit = set->unit == COMPARE_UNIT_BOOT ? "boot" : "run";
+	gate_unjudged(res, "baseline has %d %s%s, candidate %d; the rule needs "
+	    "%d a side%s", res->nbase, unit, res->nbase == 1 ? "" : "s",
+	    res->ncand, rule->min_runs, set->unit == COMPARE_UNIT_BOOT ?
+	    " (runs within one boot count once)" : "");
+	return (1);
+}
+
+/* Fill in the means, the test and how much worse the candidate is. */
+static void
+gate_measure(const struct gate_rule *rule, const double *vb,
+    const double *vc, enum compare_test test, struct gate_result *res)
+{
 	struct compare_cell cell;
 	struct stats_desc db;
-	char limit[32], pbuf[64];
-	const char *why, *unit, *mean = rule->harmonic ? "Hmean" : "Amean";
-	double *vb, *vc;
-	int exceeds, bad;
 
-	vb = xcalloc(gb->nruns + 1, sizeof *vb);
-	vc = xcalloc(gc->nruns + 1, sizeof *vc);
-	bad = gate_values(rule, set, gb, key, vb, &res->nbase) != 0;
-	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
-	if (bad) {
-		gate_unjudged(res, "the harmonic mean needs positive values");
-		goto out;
-	}
-	if (res->nbase < rule->min_runs || res->ncand < rule->min_runs) {
-		unit = set->unit == COMPARE_UNIT_BOOT ? "boot" : "run";
-		gate_unjudged(res, "baseline has %d %s%s, candidate %d; the "
-		    "rule needs %d a side%s", res->nbase, unit,
-		    res->nbase == 1 ? "" : "s", res->ncand, rule->min_runs,
-		    set->unit == COMPARE_UNIT_BOOT ? " (runs within one boot "
-		    "count once)" : "");
-		goto out;
-	}
 	compare_cell_values(vb, res->nbase, vc, res->ncand, 0, test,
 	    rule->alpha, &cell);
 	stats_describe(vb, res->nbase, 0.95, &db);
@@ -343,28 +375,51 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 	res->worse_pct = res->base_mean != 0 ? res->worse /
 	    fabs(res->base_mean) * 100 : (res->worse == 0 ? 0 :
 	    copysign(INFINITY, res->worse));
+}
+
+/*
+ * Decide whether a measured result fails its rule and return why, or NULL
+ * when it gets no verdict after all.
+ */
+static const char *
+gate_verdict(const struct gate_rule *rule, struct gate_result *res)
+{
+	int exceeds;
+
 	exceeds = rule->percent ? res->worse_pct > rule->max_change :
 	    res->worse > rule->max_change;
 	if (res->unchanged) {
 		res->failed = 0;
-		why = "no change";
-	} else if (!exceeds) {
+		return ("no change");
+	}
+	if (!exceeds) {
 		res->failed = 0;
-		why = "within the allowed change";
-	} else if (!rule->require_significance) {
+		return ("within the allowed change");
+	}
+	if (!rule->require_significance) {
 		res->failed = 1;
-		why = "worse than allowed";
-	} else if (!res->tested) {
+		return ("worse than allowed");
+	}
+	if (!res->tested) {
 		/* min_runs >= 2 makes this unreachable; never pass it. */
 		gate_unjudged(res, "significance could not be tested");
-		goto out;
-	} else if (res->p < rule->alpha) {
-		res->failed = 1;
-		why = "worse than allowed and significant";
-	} else {
-		res->failed = 0;
-		why = "worse than allowed but not significant";
+		return (NULL);
 	}
+	if (res->p < rule->alpha) {
+		res->failed = 1;
+		return ("worse than allowed and significant");
+	}
+	res->failed = 0;
+	return ("worse than allowed but not significant");
+}
+
+/* Set the reason and the one-line message of a judged result. */
+static void
+gate_judged_message(const struct gate_rule *rule,
+    const struct compare_key *key, const char *why, struct gate_result *res)
+{
+	char limit[32], pbuf[64];
+
 	res->reason = xstrdup(why);
 	limit_text(rule, limit, sizeof limit);
 	if (res->tested)
@@ -377,11 +432,36 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 		    "required)");
 	res->message = xasprintf("%s: %s [%s]: %s baseline %.6g (n=%d), "
 	    "candidate %.6g (n=%d), %s by %.3g%% (allowed %s, better %s), %s: "
-	    "%s", res->failed ? "FAIL" : "pass", key->metric, key->phase, mean,
-	    res->base_mean, res->nbase, res->cand_mean, res->ncand,
-	    res->worse > 0 ? "worse" : "better or equal", fabs(res->worse_pct),
-	    limit, rule->better_lower ? "lower" : "higher", pbuf, why);
-out:
+	    "%s", res->failed ? "FAIL" : "pass", key->metric, key->phase,
+	    rule->harmonic ? "Hmean" : "Amean", res->base_mean, res->nbase,
+	    res->cand_mean, res->ncand, res->worse > 0 ? "worse" :
+	    "better or equal", fabs(res->worse_pct), limit, rule->better_lower ?
+	    "lower" : "higher", pbuf, why);
+}
+
+/* Judge one rule on one key. */
+static void
+gate_judge(const struct gate_rule *rule, const struct compare_set *set,
+    const struct compare_key *key, enum compare_test test,
+    struct gate_result *res)
+{
+	const struct compare_group *gb = &set->groups[0];
+	const struct compare_group *gc = &set->groups[1];
+	const char *why;
+	double *vb, *vc;
+	int bad;
+
+	vb = xcalloc(gb->nruns + 1, sizeof *vb);
+	vc = xcalloc(gc->nruns + 1, sizeof *vc);
+	bad = gate_values(rule, set, gb, key, vb, &res->nbase) != 0;
+	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
+	if (bad)
+		gate_unjudged(res, "the harmonic mean needs positive values");
+	else if (!gate_too_few(rule, set, res)) {
+		gate_measure(rule, vb, vc, test, res);
+		if ((why = gate_verdict(rule, res)) != NULL)
+			gate_judged_message(rule, key, why, res);
+	}
 	free(vb);
 	free(vc);
 }
