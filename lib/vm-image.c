@@ -572,6 +572,104 @@ vm_find_init(char **cause)
 	return (NULL);
 }
 
+/* The cache key of an initramfs: its kernel, busybox, init and modules. */
+static void
+vm_initramfs_key(const struct vm_kernel *k, const char *modules,
+    const char *bb, size_t bblen, const char *script, size_t scriptlen,
+    char hash[65])
+{
+	char bbhash[65], inithash[65], *key;
+
+	vm_sha256(bb, bblen, bbhash);
+	vm_sha256(script, scriptlen, inithash);
+	key = xasprintf("%s %s %s %s", k->sha256, bbhash, inithash,
+	    modules != NULL ? modules : "-");
+	vm_sha256(key, strlen(key), hash);
+	free(key);
+}
+
+/* The modules the guest needs, with their dependencies, from a tree. */
+static int
+vm_initramfs_modset(struct vm_modset *set, const struct vm_kernel *k,
+    const char *modules, char **cause)
+{
+	struct vm_modtree tree = { 0 };
+	int i, rc;
+
+	if (modules == NULL)
+		return (0);
+	if ((rc = vm_modtree_load(&tree, modules, cause)) == 0) {
+		for (i = 0; vm_needs[i].name != NULL; i++) {
+			if ((rc = vm_modset_add(set, &tree, k,
+			    vm_needs[i].name, vm_needs[i].config, 0,
+			    cause)) != 0)
+				break;
+		}
+	}
+	vm_modtree_free(&tree);
+	return (rc);
+}
+
+/* Add each module file and the list of them, in load order, to a cpio. */
+static int
+vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
+    char **cause)
+{
+	struct vm_buf order = { 0 };
+	char *data, name[PATH_MAX];
+	size_t len;
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		if ((data = vm_read_file(set->paths[i], &len, cause)) ==
+		    NULL) {
+			free(order.data);
+			return (-RB_EXIT_INPUT);
+		}
+		snprintf(name, sizeof name, "lib/modules/%s.ko",
+		    set->names[i]);
+		vm_cpio_add(b, name, S_IFREG | 0644, 0, 0, data, len);
+		free(data);
+		vm_buf_add(&order, set->names[i], strlen(set->names[i]));
+		vm_buf_add(&order, ".ko\n", 4);
+	}
+	vm_cpio_add(b, "modules", S_IFREG | 0644, 0, 0, order.data,
+	    order.len);
+	free(order.data);
+	return (0);
+}
+
+/* Build an initramfs from busybox, the init script and modules into path. */
+static int
+vm_initramfs_build(const struct vm_kernel *k, const char *modules,
+    const char *bb, size_t bblen, const char *script, size_t scriptlen,
+    const char *path, char **cause)
+{
+	struct vm_modset set = { 0 };
+	struct vm_buf b = { 0 };
+	int rc;
+
+	if ((rc = vm_initramfs_modset(&set, k, modules, cause)) != 0)
+		goto out;
+	vm_cpio_add(&b, ".", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "bin", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "dev", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
+	vm_cpio_add(&b, "lib", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "lib/modules", S_IFDIR | 0755, 0, 0, NULL, 0);
+	vm_cpio_add(&b, "bin/busybox", S_IFREG | 0755, 0, 0, bb, bblen);
+	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, script, scriptlen);
+	if ((rc = vm_cpio_modules(&b, &set, cause)) != 0)
+		goto out;
+	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
+	if (atomic_file_write(path, b.data, b.len, cause) != 0)
+		rc = -RB_EXIT_ENV;
+out:
+	vm_modset_free(&set);
+	free(b.data);
+	return (rc);
+}
+
 /*
  * The initramfs for a kernel: from the cache, or built now.  modules is
  * the kernel's lib/modules/RELEASE tree, or NULL when everything the guest
@@ -583,13 +681,10 @@ int
 vm_initramfs(const struct vm_kernel *k, const char *modules,
     const char *init, char **out, char **cause)
 {
-	struct vm_modtree tree = { 0 };
-	struct vm_modset set = { 0 };
-	struct vm_buf b = { 0 }, order = { 0 };
-	char *bb = NULL, *script = NULL, *dir = NULL, *path = NULL, *key;
-	char *data, name[PATH_MAX], hash[65], bbhash[65], inithash[65];
-	size_t bblen, scriptlen, len;
-	int i, rc = -RB_EXIT_INPUT;
+	char *bb = NULL, *script = NULL, *dir = NULL, *path = NULL;
+	char hash[65];
+	size_t bblen, scriptlen;
+	int rc = -RB_EXIT_INPUT;
 
 	*out = NULL;
 	if ((bb = vm_read_file(VM_BUSYBOX, &bblen, NULL)) == NULL ||
@@ -600,71 +695,21 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 	}
 	if ((script = vm_read_file(init, &scriptlen, cause)) == NULL)
 		goto out;
-	vm_sha256(bb, bblen, bbhash);
-	vm_sha256(script, scriptlen, inithash);
-	key = xasprintf("%s %s %s %s", k->sha256, bbhash, inithash,
-	    modules != NULL ? modules : "-");
-	vm_sha256(key, strlen(key), hash);
-	free(key);
+	vm_initramfs_key(k, modules, bb, bblen, script, scriptlen, hash);
 	if ((dir = vm_cache_dir(cause)) == NULL) {
 		rc = -RB_EXIT_ENV;
 		goto out;
 	}
 	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
-	if (access(path, R_OK) == 0) {
+	if (access(path, R_OK) == 0)
 		rc = 0;
-		goto out;
+	else if ((rc = vm_initramfs_build(k, modules, bb, bblen, script,
+	    scriptlen, path, cause)) != 0) {
+		free(path);
+		path = NULL;
 	}
-
-	if (modules != NULL) {
-		if ((rc = vm_modtree_load(&tree, modules, cause)) != 0)
-			goto fail;
-		for (i = 0; vm_needs[i].name != NULL; i++) {
-			if ((rc = vm_modset_add(&set, &tree, k,
-			    vm_needs[i].name, vm_needs[i].config, 0,
-			    cause)) != 0)
-				goto fail;
-		}
-	}
-	vm_cpio_add(&b, ".", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "bin", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "dev", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
-	vm_cpio_add(&b, "lib", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "lib/modules", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "bin/busybox", S_IFREG | 0755, 0, 0, bb, bblen);
-	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, script, scriptlen);
-	for (i = 0; i < set.n; i++) {
-		if ((data = vm_read_file(set.paths[i], &len, cause)) ==
-		    NULL) {
-			rc = -RB_EXIT_INPUT;
-			goto fail;
-		}
-		snprintf(name, sizeof name, "lib/modules/%s.ko",
-		    set.names[i]);
-		vm_cpio_add(&b, name, S_IFREG | 0644, 0, 0, data, len);
-		free(data);
-		vm_buf_add(&order, set.names[i], strlen(set.names[i]));
-		vm_buf_add(&order, ".ko\n", 4);
-	}
-	vm_cpio_add(&b, "modules", S_IFREG | 0644, 0, 0, order.data,
-	    order.len);
-	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
-	if (atomic_file_write(path, b.data, b.len, cause) != 0) {
-		rc = -RB_EXIT_ENV;
-		goto fail;
-	}
-	rc = 0;
-	goto out;
-fail:
-	free(path);
-	path = NULL;
 out:
 	*out = path;
-	vm_modtree_free(&tree);
-	vm_modset_free(&set);
-	free(b.data);
-	free(order.data);
 	free(bb);
 	free(script);
 	free(dir);

@@ -345,16 +345,12 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 	return (0);
 }
 
-/* The command, its environment and the scratch disk, for the guest. */
-static int
-vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
+/* Put this program in the control directory's bin, which the guest runs. */
+static void
+vm_guest_bin(struct vm_boot *b)
 {
-	char exe[PATH_MAX], *path, *text, *log, sz[32];
-	char *mkfs_argv[8];
-	size_t len;
+	char exe[PATH_MAX], *path;
 	ssize_t n;
-	FILE *f;
-	int i, rc, fd;
 
 	path = xasprintf("%s/bin", b->ctl);
 	mkdir(path, 0755);
@@ -366,6 +362,16 @@ vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
 			log_warnx("vm: %s: %s", path, strerror(errno));
 		free(path);
 	}
+}
+
+/* Write the guest's environment (RB_OUT, RB_PATH) to the control directory. */
+static int
+vm_guest_env(struct vm_boot *b, char **cause)
+{
+	char *path, *text;
+	size_t len;
+	FILE *f;
+	int rc;
 
 	f = open_memstream(&text, &len);
 	fprintf(f, "RB_OUT=");
@@ -381,8 +387,17 @@ vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
 	rc = vm_write_text(path, text, cause);
 	free(path);
 	free(text);
-	if (rc != 0)
-		return (rc);
+	return (rc);
+}
+
+/* Write the command, shell-quoted, to the control directory. */
+static int
+vm_guest_command(struct vm_boot *b, char **argv, int argc, char **cause)
+{
+	char *path, *text;
+	size_t len;
+	FILE *f;
+	int i, rc;
 
 	f = open_memstream(&text, &len);
 	for (i = 0; i < argc; i++) {
@@ -396,11 +411,16 @@ vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
 	rc = vm_write_text(path, text, cause);
 	free(path);
 	free(text);
-	if (rc != 0)
-		return (rc);
+	return (rc);
+}
 
-	if (b->set->scratch == 0)
-		return (0);
+/* Create the scratch image and make an ext4 file system on it. */
+static int
+vm_guest_scratch(struct vm_boot *b, char **cause)
+{
+	char *mkfs_argv[8], *log, sz[32];
+	int rc, fd;
+
 	b->scratch = xasprintf("%s/scratch.img", b->ctl);
 	fd = open(b->scratch, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd == -1 || ftruncate(fd, b->set->scratch) == -1) {
@@ -431,6 +451,22 @@ vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
 		    rc));
 	}
 	return (0);
+}
+
+/* The command, its environment and the scratch disk, for the guest. */
+static int
+vm_prepare_guest(struct vm_boot *b, char **argv, int argc, char **cause)
+{
+	int rc;
+
+	vm_guest_bin(b);
+	if ((rc = vm_guest_env(b, cause)) != 0)
+		return (rc);
+	if ((rc = vm_guest_command(b, argv, argc, cause)) != 0)
+		return (rc);
+	if (b->set->scratch == 0)
+		return (0);
+	return (vm_guest_scratch(b, cause));
 }
 
 /* The facts of this boot, as vm.json and the guest's meta.json keep them. */
@@ -586,16 +622,172 @@ vm_print_tail(const char *path, int lines)
 		fprintf(stderr, "  | %s\n", p);
 }
 
+/* In the child: send QEMU's output to its log, then run it (never returns). */
+static void
+vm_boot_exec(char **av, const char *logpath, int outfd)
+{
+	int fd, i;
+
+	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd != -1) {
+		dup2(fd, 2);
+		dup2(fd, 1);
+	}
+	fd = open("/dev/null", O_RDONLY);
+	if (fd != -1)
+		dup2(fd, 0);
+	/* The guest's output end, left open across exec. */
+	fcntl(outfd, F_SETFD, 0);
+	for (i = 0; i < 3; i++)
+		signal(vm_sigs[i], SIG_DFL);
+	execv(av[0], av);
+	_exit(127);
+}
+
+/*
+ * Relay the guest's output from fd to stdout until QEMU exits, killing it
+ * at the deadline or on a signal; 1 when the deadline killed it.
+ */
+static int
+vm_boot_relay(struct vm_boot *b, pid_t pid, int fd, uint64_t start,
+    int *st_wait)
+{
+	struct pollfd pfd;
+	char buf[4096];
+	uint64_t deadline;
+	int exited = 0, timed_out = 0;
+	ssize_t n;
+
+	deadline = start + b->set->timeout;
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	while (!exited) {
+		if (pfd.fd != -1 && poll(&pfd, 1, 100) > 0) {
+			n = read(pfd.fd, buf, sizeof buf);
+			if (n > 0)
+				atomic_write_all(1, buf, n);
+			else if (n == 0 || errno != EINTR)
+				pfd.fd = -1;
+		} else if (pfd.fd == -1)
+			poll(NULL, 0, 100);
+		if (waitpid(pid, st_wait, WNOHANG) == pid)
+			exited = 1;
+		else if (vm_signal != 0 || units_now_ns() >= deadline) {
+			timed_out = vm_signal == 0;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, st_wait, 0) == -1 &&
+			    errno == EINTR)
+				;
+			exited = 1;
+		}
+	}
+	/* Whatever the guest wrote last. */
+	while (pfd.fd != -1 && (n = read(pfd.fd, buf, sizeof buf)) > 0)
+		atomic_write_all(1, buf, n);
+	return (timed_out);
+}
+
+/* Record the elapsed time and how long the guest took to start the command. */
+static void
+vm_boot_times(struct vm_boot *b, uint64_t start, uint64_t start_real)
+{
+	struct stat st;
+	uint64_t now;
+	char *path;
+
+	now = units_now_ns();
+	json_object_set_new(b->facts, "elapsed_s",
+	    json_real((now - start) / 1e9));
+	path = xasprintf("%s/started", b->ctl);
+	if (stat(path, &st) == 0) {
+		uint64_t t = (uint64_t)st.st_mtim.tv_sec * 1000000000ULL +
+		    st.st_mtim.tv_nsec;
+
+		json_object_set_new(b->facts, "boot_to_command_s",
+		    json_real(t > start_real ? (t - start_real) / 1e9 : 0));
+	}
+	free(path);
+}
+
+/* Read the command's exit status the guest left; -1 when there is none. */
+static int
+vm_boot_status(struct vm_boot *b, int *code)
+{
+	char *path, status[32];
+	ssize_t n;
+	int fd;
+
+	path = xasprintf("%s/status", b->ctl);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd == -1)
+		return (-1);
+	n = read(fd, status, sizeof status - 1);
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	status[n] = '\0';
+	*code = atoi(status);
+	return (0);
+}
+
+/*
+ * Judge how the boot ended and record it in the facts: the command's exit
+ * status, or a negative exit code with a cause.
+ */
+static int
+vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
+    const char *logpath, char **cause)
+{
+	char dur[64];
+	int rc;
+
+	if (vm_signal != 0) {
+		rc = fail_with(cause, RB_EXIT_INTR, "interrupted: QEMU "
+		    "stopped");
+		json_object_set_new(b->facts, "status",
+		    json_string("interrupted"));
+		return (rc);
+	}
+	if (timed_out) {
+		units_format_duration(dur, sizeof dur, b->set->timeout);
+		rc = fail_with(cause, RB_EXIT_ENV, "the guest did not finish "
+		    "within %s (--timeout): QEMU killed; console kept in %s",
+		    dur, b->console);
+		json_object_set_new(b->facts, "status", json_string("failed"));
+		json_object_set_new(b->facts, "reason",
+		    json_string("timeout"));
+		vm_print_tail(b->console, 15);
+		return (rc);
+	}
+	if (vm_boot_status(b, &rc) != 0) {
+		if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) != 0) {
+			log_errorx("vm: %s:", logpath);
+			vm_print_tail(logpath, 15);
+		}
+		rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped before "
+		    "the command ended (%s); the console is in %s",
+		    WIFEXITED(st_wait) ? (WEXITSTATUS(st_wait) == 0 ?
+		    "it powered off" : "QEMU failed") : "QEMU was killed",
+		    b->console);
+		json_object_set_new(b->facts, "status", json_string("failed"));
+		json_object_set_new(b->facts, "reason",
+		    json_string("no exit status"));
+		vm_print_tail(b->console, 15);
+		return (rc);
+	}
+	json_object_set_new(b->facts, "status", json_string("complete"));
+	json_object_set_new(b->facts, "exit_status", json_integer(rc));
+	return (rc);
+}
+
 /* Boot, relay the command's output, wait for the end or the deadline. */
 static int
 vm_boot(struct vm_boot *b, char **cause)
 {
-	struct pollfd pfd;
-	struct stat st;
-	char buf[4096], *path, *logpath, **av, status[32];
-	uint64_t start, start_real, deadline, now;
-	int pipefd[2], st_wait, rc = 0, i, exited = 0, timed_out = 0, fd;
-	ssize_t n;
+	char *logpath, **av;
+	uint64_t start, start_real;
+	int pipefd[2], st_wait, rc, i, timed_out;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) == -1)
@@ -610,107 +802,13 @@ vm_boot(struct vm_boot *b, char **cause)
 		    strerror(errno));
 		goto out;
 	}
-	if (pid == 0) {
-		fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd != -1) {
-			dup2(fd, 2);
-			dup2(fd, 1);
-		}
-		fd = open("/dev/null", O_RDONLY);
-		if (fd != -1)
-			dup2(fd, 0);
-		/* The guest's output end, left open across exec. */
-		fcntl(pipefd[1], F_SETFD, 0);
-		for (i = 0; i < 3; i++)
-			signal(vm_sigs[i], SIG_DFL);
-		execv(av[0], av);
-		_exit(127);
-	}
+	if (pid == 0)
+		vm_boot_exec(av, logpath, pipefd[1]);
 	close(pipefd[1]);
 	pipefd[1] = -1;
-	deadline = start + b->set->timeout;
-	pfd.fd = pipefd[0];
-	pfd.events = POLLIN;
-	while (!exited) {
-		if (pfd.fd != -1 && poll(&pfd, 1, 100) > 0) {
-			n = read(pfd.fd, buf, sizeof buf);
-			if (n > 0)
-				atomic_write_all(1, buf, n);
-			else if (n == 0 || errno != EINTR)
-				pfd.fd = -1;
-		} else if (pfd.fd == -1)
-			poll(NULL, 0, 100);
-		if (waitpid(pid, &st_wait, WNOHANG) == pid)
-			exited = 1;
-		else if (vm_signal != 0 || (now = units_now_ns()) >= deadline) {
-			timed_out = vm_signal == 0;
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st_wait, 0) == -1 &&
-			    errno == EINTR)
-				;
-			exited = 1;
-		}
-	}
-	/* Whatever the guest wrote last. */
-	while (pfd.fd != -1 && (n = read(pfd.fd, buf, sizeof buf)) > 0)
-		atomic_write_all(1, buf, n);
-	now = units_now_ns();
-	json_object_set_new(b->facts, "elapsed_s",
-	    json_real((now - start) / 1e9));
-	path = xasprintf("%s/started", b->ctl);
-	if (stat(path, &st) == 0) {
-		uint64_t t = (uint64_t)st.st_mtim.tv_sec * 1000000000ULL +
-		    st.st_mtim.tv_nsec;
-
-		json_object_set_new(b->facts, "boot_to_command_s",
-		    json_real(t > start_real ? (t - start_real) / 1e9 : 0));
-	}
-	free(path);
-	if (vm_signal != 0) {
-		rc = fail_with(cause, RB_EXIT_INTR, "interrupted: QEMU "
-		    "stopped");
-		json_object_set_new(b->facts, "status",
-		    json_string("interrupted"));
-		goto out;
-	}
-	if (timed_out) {
-		units_format_duration(buf, sizeof buf, b->set->timeout);
-		rc = fail_with(cause, RB_EXIT_ENV, "the guest did not finish "
-		    "within %s (--timeout): QEMU killed; console kept in %s",
-		    buf, b->console);
-		json_object_set_new(b->facts, "status", json_string("failed"));
-		json_object_set_new(b->facts, "reason",
-		    json_string("timeout"));
-		vm_print_tail(b->console, 15);
-		goto out;
-	}
-	path = xasprintf("%s/status", b->ctl);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd != -1) {
-		n = read(fd, status, sizeof status - 1);
-		close(fd);
-		status[n > 0 ? n : 0] = '\0';
-	}
-	if (fd == -1 || n <= 0) {
-		if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) != 0) {
-			log_errorx("vm: %s:", logpath);
-			vm_print_tail(logpath, 15);
-		}
-		rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped before "
-		    "the command ended (%s); the console is in %s",
-		    WIFEXITED(st_wait) ? (WEXITSTATUS(st_wait) == 0 ?
-		    "it powered off" : "QEMU failed") : "QEMU was killed",
-		    b->console);
-		json_object_set_new(b->facts, "status", json_string("failed"));
-		json_object_set_new(b->facts, "reason",
-		    json_string("no exit status"));
-		vm_print_tail(b->console, 15);
-		goto out;
-	}
-	rc = atoi(status);
-	json_object_set_new(b->facts, "status", json_string("complete"));
-	json_object_set_new(b->facts, "exit_status", json_integer(rc));
+	timed_out = vm_boot_relay(b, pid, pipefd[0], start, &st_wait);
+	vm_boot_times(b, start, start_real);
+	rc = vm_boot_outcome(b, st_wait, timed_out, logpath, cause);
 out:
 	if (pipefd[0] != -1)
 		close(pipefd[0]);
