@@ -85,128 +85,201 @@ vm_ab_spawn(char **argv)
 	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
+/* What every step of an A/B comparison needs. */
+struct vm_ab_state {
+	const struct vm_ab_settings *set;
+	const char	*labels[2];
+	char		*self;
+	char		*parent;	/* holds every LABEL-N */
+	char		*rules;
+	char		*suite;		/* made absolute, or NULL */
+	char		**runs[2];	/* run directories by side */
+};
+
+/* The parent directory: --out, or results/ab-STAMP. */
+static char *
+vm_ab_parent(const struct vm_ab_settings *set)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now;
+
+	if (set->vm.out != NULL)
+		return (xstrdup(set->vm.out));
+	now = time(NULL);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	return (xasprintf("results/ab-%s", stamp));
+}
+
+/* The VM settings of side s: B may have its own kernel, modules, append. */
+static void
+vm_ab_side(const struct vm_ab_settings *set, int s, struct vm_settings *side)
+{
+	*side = set->vm;
+	if (s == 1) {
+		if (set->kernel_b != NULL) {
+			side->kernel = set->kernel_b;
+			side->modules = set->modules_b;
+		} else if (set->modules_b != NULL)
+			side->modules = set->modules_b;
+		side->append = set->append_b;
+	}
+}
+
+/*
+ * Boot side s for the i-th time and run the suite in it, into
+ * PARENT/LABEL-N/run; 0, or a negative exit code with a cause.
+ */
+static int
+vm_ab_boot(struct vm_ab_state *st, int s, long i, char **run_args,
+    int nargs, char **argv, char **cause)
+{
+	const struct vm_ab_settings *set = st->set;
+	struct vm_settings side;
+	int j, n, rc;
+
+	vm_ab_side(set, s, &side);
+	side.out = xasprintf("%s/%s-%ld", st->parent, st->labels[s], i + 1);
+	/* regionbench run SUITE ARGS --out run --label L */
+	n = 0;
+	argv[n++] = st->self;
+	argv[n++] = "run";
+	for (j = 0; j < nargs; j++)
+		argv[n++] = j == 0 && st->suite != NULL ? st->suite :
+		    run_args[j];
+	argv[n++] = "--out";
+	argv[n++] = "run";
+	argv[n++] = "--label";
+	argv[n++] = (char *)st->labels[s];
+	argv[n++] = "--no-charts";
+	argv[n++] = "--quiet";
+	argv[n] = NULL;
+	log_infox("ab: boot %ld/%ld of %s", i + 1, set->boots, st->labels[s]);
+	rc = vm_run(&side, argv, n, cause);
+	if (rc > 0) {
+		rc = fail_with(cause, RB_EXIT_ENV, "ab: the suite failed in "
+		    "%s (exit %d); see its vm-console.log", side.out, rc);
+	}
+	st->runs[s][i] = xasprintf("%s/run", side.out);
+	free(side.out);
+	return (rc);
+}
+
+/* Boot A, B, A, B, ... until every boot ran or one failed. */
+static int
+vm_ab_boots(struct vm_ab_state *st, char **run_args, int nargs,
+    char **cause)
+{
+	char **argv;
+	long i;
+	int s, rc = 0;
+
+	argv = xcalloc(nargs + 10, sizeof *argv);
+	for (i = 0; i < st->set->boots && rc == 0; i++) {
+		for (s = 0; s < 2 && rc == 0; s++)
+			rc = vm_ab_boot(st, s, i, run_args, nargs, argv,
+			    cause);
+	}
+	free(argv);
+	return (rc);
+}
+
+/* Run regionbench compare --group-by label A... B...; only warn if it fails. */
+static void
+vm_ab_compare(struct vm_ab_state *st)
+{
+	char **argv;
+	long i;
+	int s, n = 0;
+
+	argv = xcalloc(2 * st->set->boots + 12, sizeof *argv);
+	argv[n++] = st->self;
+	argv[n++] = "compare";
+	argv[n++] = "--group-by";
+	argv[n++] = "label";
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < st->set->boots; i++)
+			argv[n++] = st->runs[s][i];
+	argv[n] = NULL;
+	if (vm_ab_spawn(argv) != 0)
+		log_warnx("ab: compare failed");
+	free(argv);
+}
+
+/*
+ * Run regionbench gate --rules R --baseline A... --candidate B...; its
+ * verdict (0 or 1), or a negative exit code with a cause.
+ */
+static int
+vm_ab_gate(struct vm_ab_state *st, char **cause)
+{
+	char **argv;
+	long i;
+	int s, rc, n = 0;
+
+	argv = xcalloc(4 * st->set->boots + 12, sizeof *argv);
+	argv[n++] = st->self;
+	argv[n++] = "gate";
+	argv[n++] = "--rules";
+	argv[n++] = st->rules;
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < st->set->boots; i++) {
+			argv[n++] = s == 0 ? "--baseline" : "--candidate";
+			argv[n++] = st->runs[s][i];
+		}
+	}
+	argv[n] = NULL;
+	rc = vm_ab_spawn(argv);
+	if (rc < 0 || rc > 1)
+		rc = fail_with(cause, rc < 0 ? RB_EXIT_ENV : rc, "ab: gate "
+		    "could not judge the runs in %s", st->parent);
+	free(argv);
+	return (rc);
+}
+
+/*
+ * Boot both sides in turn, then compare and gate their runs.  Returns the
+ * gate's verdict (0 or 1), or a negative exit code with a cause.
+ */
 int
 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
     char **cause)
 {
-	struct vm_settings side;
-	const char *labels[2] = { set->label_a, set->label_b };
-	char *parent, *self = vm_ab_self(), *rules, stamp[32], **argv;
-	char **runs[2], *suite = NULL;
-	struct tm tm;
-	time_t now;
+	struct vm_ab_state st = {
+		.set = set,
+		.labels = { set->label_a, set->label_b },
+	};
 	long i;
-	int s, j, n, rc = 0;
+	int s, rc;
 
 	if (strcmp(set->label_a, set->label_b) == 0 ||
 	    strchr(set->label_a, '/') != NULL ||
-	    strchr(set->label_b, '/') != NULL) {
-		free(self);
+	    strchr(set->label_b, '/') != NULL)
 		return (fail_with(cause, RB_EXIT_INPUT, "--label-a and "
 		    "--label-b must differ and hold no '/'"));
-	}
-	if (set->vm.out != NULL)
-		parent = xstrdup(set->vm.out);
-	else {
-		now = time(NULL);
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-		parent = xasprintf("results/ab-%s", stamp);
-	}
-	rules = set->rules != NULL ? xstrdup(set->rules) : vm_ab_rules();
+	st.self = vm_ab_self();
+	st.parent = vm_ab_parent(set);
+	st.rules = set->rules != NULL ? xstrdup(set->rules) : vm_ab_rules();
 	/* The guest runs in DIR: a suite file named relative to here must
 	 * travel as an absolute path. */
 	if (nargs > 0 && run_args[0][0] != '/' &&
 	    access(run_args[0], F_OK) == 0)
-		suite = realpath(run_args[0], NULL);
+		st.suite = realpath(run_args[0], NULL);
 	for (s = 0; s < 2; s++)
-		runs[s] = xcalloc(set->boots + 1, sizeof *runs[s]);
-	/* argv of each boot: regionbench run SUITE ARGS --out run --label L */
-	argv = xcalloc(nargs + 10, sizeof *argv);
-	for (i = 0; i < set->boots && rc == 0; i++) {
-		for (s = 0; s < 2 && rc == 0; s++) {
-			side = set->vm;
-			if (s == 1) {
-				if (set->kernel_b != NULL) {
-					side.kernel = set->kernel_b;
-					side.modules = set->modules_b;
-				} else if (set->modules_b != NULL)
-					side.modules = set->modules_b;
-				side.append = set->append_b;
-			}
-			side.out = xasprintf("%s/%s-%ld", parent, labels[s],
-			    i + 1);
-			n = 0;
-			argv[n++] = self;
-			argv[n++] = "run";
-			for (j = 0; j < nargs; j++)
-				argv[n++] = j == 0 && suite != NULL ? suite :
-				    run_args[j];
-			argv[n++] = "--out";
-			argv[n++] = "run";
-			argv[n++] = "--label";
-			argv[n++] = (char *)labels[s];
-			argv[n++] = "--no-charts";
-			argv[n++] = "--quiet";
-			argv[n] = NULL;
-			log_infox("ab: boot %ld/%ld of %s", i + 1, set->boots,
-			    labels[s]);
-			rc = vm_run(&side, argv, n, cause);
-			if (rc > 0) {
-				rc = fail_with(cause, RB_EXIT_ENV, "ab: the "
-				    "suite failed in %s (exit %d); see its "
-				    "vm-console.log", side.out, rc);
-			}
-			runs[s][i] = xasprintf("%s/run", side.out);
-			free(side.out);
-		}
-	}
-	free(argv);
-	if (rc == 0) {
-		/* regionbench compare --group-by label A... B... */
-		argv = xcalloc(2 * set->boots + 12, sizeof *argv);
-		n = 0;
-		argv[n++] = self;
-		argv[n++] = "compare";
-		argv[n++] = "--group-by";
-		argv[n++] = "label";
-		for (s = 0; s < 2; s++)
-			for (i = 0; i < set->boots; i++)
-				argv[n++] = runs[s][i];
-		argv[n] = NULL;
-		if (vm_ab_spawn(argv) != 0)
-			log_warnx("ab: compare failed");
-		free(argv);
-		/* regionbench gate --rules R --baseline A... --candidate B... */
-		argv = xcalloc(4 * set->boots + 12, sizeof *argv);
-		n = 0;
-		argv[n++] = self;
-		argv[n++] = "gate";
-		argv[n++] = "--rules";
-		argv[n++] = rules;
-		for (s = 0; s < 2; s++) {
-			for (i = 0; i < set->boots; i++) {
-				argv[n++] = s == 0 ? "--baseline" :
-				    "--candidate";
-				argv[n++] = runs[s][i];
-			}
-		}
-		argv[n] = NULL;
-		rc = vm_ab_spawn(argv);
-		if (rc < 0 || rc > 1)
-			rc = fail_with(cause, rc < 0 ? RB_EXIT_ENV : rc,
-			    "ab: gate could not judge the runs in %s",
-			    parent);
-		free(argv);
+		st.runs[s] = xcalloc(set->boots + 1, sizeof *st.runs[s]);
+	if ((rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
+		vm_ab_compare(&st);
+		rc = vm_ab_gate(&st, cause);
 	}
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < set->boots; i++)
-			free(runs[s][i]);
-		free(runs[s]);
+			free(st.runs[s][i]);
+		free(st.runs[s]);
 	}
-	free(suite);
-	free(rules);
-	free(parent);
-	free(self);
+	free(st.suite);
+	free(st.rules);
+	free(st.parent);
+	free(st.self);
 	return (rc);
 }
