@@ -1,7 +1,9 @@
 /*
  * Unit tests for bench/term.c: the progress line of `run` fits any width,
  * folds regions into fewer glyphs when they do not fit and says so, and
- * shows the repetition and the phase state.
+ * shows the repetition and the phase state; the live table of `sample`
+ * (bench/region-table.c) fits the terminal and shows first the regions
+ * that hold memory.
  */
 #include "config.h"
 
@@ -9,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "region-table.h"
+#include "snapshot.h"
 #include "tap.h"
 #include "term.h"
 
@@ -104,6 +108,68 @@ test_fold(void)
 	tap_eq_str(buf, " @?", "short buffer: cut, terminated");
 }
 
+/* The sample table at width x height for n region keys. */
+static void
+test_table(int width, int height, int n)
+{
+	struct snapshot snap;
+	struct snap_entry *e;
+	char *text = NULL, *p, *nl, want[128];
+	size_t len = 0;
+	int i, lines = 0, widest = 0, rows_ok = 1, row = 0;
+	FILE *f;
+
+	snapshot_init(&snap);
+	for (i = 0; i < n; i++) {
+		e = snapshot_add(&snap, 0, i, "Normal");
+		/* Every third has no memory, every fifth is empty. */
+		e->present = i % 3 == 0 ? 0 : 1000;
+		e->managed = e->present;
+		e->free_pages = i % 3 == 0 ? 0 : i % 5 == 0 ? 1000 : 400;
+	}
+	f = open_memstream(&text, &len);
+	region_table_print_fit(f, &snap, REGION_TABLE_BAR, width, height,
+	    "# t=0.000s sample 1 source test (Ctrl-C stops)");
+	fclose(f);
+	for (p = text; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			break;
+		lines++;
+		if (nl - p > widest)
+			widest = (int)(nl - p);
+		/* Rows 3..: active first (used 60.0%). */
+		if (lines >= 3 && strncmp(p, "  ", 2) == 0 && row++ < 5 &&
+		    strstr(p, "60.0%") == NULL)
+			rows_ok = 0;
+	}
+	tap_ok(widest <= width, "table %dx%d, %d regions: widest line %d",
+	    width, height, n, widest);
+	tap_ok(lines <= height, "table %dx%d, %d regions: %d lines", width,
+	    height, n, lines);
+	tap_ok(strncmp(text, "# t=", 4) == 0 && strstr(text, "\nnode ") !=
+	    NULL, "table %dx%d: title and header shown", width, height);
+	/* Narrower than a row, the used% column is cut off. */
+	tap_ok(width < 70 || rows_ok, "table %dx%d: regions with memory first",
+	    width, height);
+	snprintf(want, sizeof want, "%d regions: ", n);
+	p = strstr(text, want);
+	if (p == NULL) {
+		snprintf(want, sizeof want, "/%d regions shown", n);
+		p = strstr(text, want);
+	}
+	tap_ok(p != NULL, "table %dx%d, %d regions: summary line", width,
+	    height, n);
+	if (n > height - 3) {
+		snprintf(want, sizeof want, "showing the first %d", height - 3);
+		tap_ok(width < 70 || strstr(text, want) != NULL,
+		    "table %dx%d, %d regions: says how many are shown", width,
+		    height, n);
+	}
+	free(text);
+	snapshot_free(&snap);
+}
+
 int
 main(void)
 {
@@ -117,5 +183,9 @@ main(void)
 	test_line(80, 600, TERM_HOLDING);
 	test_line(80, 50, TERM_SETTLING);
 	test_line(10, 50, TERM_RUNNING);
+	test_table(79, 23, 50);
+	test_table(79, 23, 600);
+	test_table(40, 10, 50);
+	test_table(199, 49, 12);
 	return (tap_done());
 }
