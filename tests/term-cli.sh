@@ -5,25 +5,25 @@
 . "$top_srcdir/tests/cli-lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
-SOCK="rbtest-$$"
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+SOCK="$WORK/tmux.sock"
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # on_terminal W H NAME COMMAND: run COMMAND in a W x H pane and wait (up to
 # 120 s) until it has ended (its status is printed without a newline, so
 # the screen does not scroll); the pane's text, wrapped lines joined, goes to
 # $WORK/NAME.screen (the visible screen) and $WORK/NAME.all (with history).
 on_terminal() {
-	tmux -L "$SOCK" -f /dev/null new-session -d -s "$3" -x "$1" -y "$2" \
+	tmux -S "$SOCK" -f /dev/null new-session -d -s "$3" -x "$1" -y "$2" \
 	    "$4; printf RB-END-%s \$?; exec sleep 600" || return 1
 	i=0
 	while [ $i -lt 1200 ]; do
-		tmux -L "$SOCK" capture-pane -p -J -S - -t "$3" >"$WORK/$3.all"
+		tmux -S "$SOCK" capture-pane -p -J -S - -t "$3" >"$WORK/$3.all"
 		grep -q 'RB-END-' "$WORK/$3.all" && break
 		sleep 0.1
 		i=$((i + 1))
 	done
-	tmux -L "$SOCK" capture-pane -p -J -t "$3" >"$WORK/$3.screen"
-	tmux -L "$SOCK" kill-session -t "$3"
+	tmux -S "$SOCK" capture-pane -p -J -t "$3" >"$WORK/$3.screen"
+	tmux -S "$SOCK" kill-session -t "$3"
 	grep -q 'RB-END-0' "$WORK/$3.all"
 }
 
