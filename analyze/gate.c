@@ -20,6 +20,7 @@
 
 #include "gate.h"
 #include "output.h"
+#include "input-file.h"
 #include "log.h"
 
 /* Parsing state for ini_parse. */
@@ -185,13 +186,14 @@ gate_rules_load(const char *path, struct gate_rules *rules, char **cause)
 {
 	struct rules_ctx ctx = { rules, NULL };
 	struct gate_rule *r;
+	FILE *f;
 	int rc, i;
 
 	memset(rules, 0, sizeof *rules);
-	rc = ini_parse(path, rules_handler, &ctx);
-	if (rc == -1)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: cannot open: %s",
-		    path, strerror(errno)));
+	if ((f = input_fopen(path, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	rc = ini_parse_file(f, rules_handler, &ctx);
+	fclose(f);
 	if (rc != 0) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path, rc,
 		    ctx.cause != NULL ? ctx.cause : "expected [rule] or "

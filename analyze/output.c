@@ -15,17 +15,66 @@
 #include "log.h"
 #include "output.h"
 
-/* Write one CSV field, quoted (by libcsv) only when it has to be. */
+/*
+ * Write one CSV field, quoted (by libcsv) only when it has to be.  A text
+ * that a spreadsheet would run as a formula (first character = + - @, tab
+ * or CR) gets a ' in front, as OWASP's CSV injection advice says; numbers
+ * go through output_csv_number and are never changed.
+ */
 void
 output_csv_field(FILE *f, const char *s)
 {
-	size_t len = strlen(s);
+	char *quoted = NULL;
+	size_t len;
 
+	if (s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL)
+		s = quoted = xasprintf("'%s", s);
+	len = strlen(s);
 	if (strpbrk(s, ",\"\r\n") != NULL || (len > 0 && (s[0] == ' ' ||
 	    s[len - 1] == ' ' || s[0] == '\t' || s[len - 1] == '\t')))
 		csv_fwrite(f, s, len);
 	else
 		fputs(s, f);
+	free(quoted);
+}
+
+/* fopencookie write: escape control characters on the way to the stream. */
+static ssize_t
+output_escape_write(void *cookie, const char *buf, size_t len)
+{
+	FILE *under = cookie;
+	unsigned char c;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)buf[i];
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			fprintf(under, "\\x%02x", c);
+		else
+			putc(c, under);
+	}
+	/* Flushed here: at exit, stdio may flush under before this stream. */
+	if (fflush(under) != 0 || ferror(under))
+		return (-1);
+	return ((ssize_t)len);
+}
+
+/*
+ * From now on, stdout shows control characters from names in a results
+ * directory (labels, phases, workloads) as \xNN, so that nothing read from
+ * a file can drive the terminal.
+ */
+void
+output_escape_stdout(void)
+{
+	static const cookie_io_functions_t io = {
+		.write = output_escape_write
+	};
+	FILE *f;
+
+	if ((f = fopencookie(stdout, "w", io)) == NULL)
+		die_errno(RB_EXIT_ENV, "fopencookie");
+	stdout = f;
 }
 
 /* Write a number; NAN (unknown) is an empty field. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "power.h"
 
@@ -61,17 +62,17 @@ int
 power_model_load(const char *path, struct power_model *pm, char **cause)
 {
 	struct power_parse pp;
+	FILE *f;
 	int rc;
 
 	memset(pm, 0, sizeof *pm);
 	memset(&pp, 0, sizeof pp);
 	pp.pm = pm;
-	errno = 0;
-	rc = ini_parse(path, power_handler, &pp);
-	if (rc == -1)
-		rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno));
-	else if (rc != 0)
+	if ((f = input_fopen(path, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
+	rc = ini_parse_file(f, power_handler, &pp);
+	fclose(f);
+	if (rc != 0)
 		rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path, rc,
 		    pp.bad != NULL ? pp.bad : "expected key = value");
 	else if (!pp.have_self_refresh || !pp.have_powered_down)

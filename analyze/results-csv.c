@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "results.h"
 #include "results-csv.h"
 
@@ -187,7 +188,11 @@ reader_run(const char *dir, enum csv_table table, int tolerate_cut,
 
 	memset(&rd, 0, sizeof rd);
 	path = xasprintf("%s/%s", dir, def->file);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = input_open(path, 0, cause)) < -1) {
+		free(path);
+		return (fd);
+	}
+	if (fd == -1) {
 		rc = 0;
 		if (errno != ENOENT || !def->may_be_absent)
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,

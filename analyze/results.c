@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "csv-schema.h"
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "results.h"
@@ -556,15 +557,54 @@ meta_copy(json_t *meta, const char *path, const char *dflt)
 	return (v != NULL ? xstrdup(v) : NULL);
 }
 
+/*
+ * Names analysis prints and draws (label, host, phases ...) are short in
+ * any real run; megabytes of them are a damaged or hostile file.
+ */
+#define RESULTS_NAME_MAX 1024
+
+/* Refuse a meta.json whose names are longer than RESULTS_NAME_MAX. */
+static int
+meta_check_names(json_t *root, const char *dir, char **cause)
+{
+	static const char *const keys[] = { "label", "host", "command",
+	    "status", "suite.name", "kernel.release", "source.name" };
+	const char *s;
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		s = meta_get_string(root, keys[i]);
+		if (s != NULL && strlen(s) > RESULTS_NAME_MAX)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s/meta.json: "
+			    "%s: longer than %d bytes", dir, keys[i],
+			    RESULTS_NAME_MAX));
+	}
+	v = json_object_get(root, "phases");
+	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
+		s = json_string_value(json_array_get(v, i));
+		if (s != NULL && strlen(s) > RESULTS_NAME_MAX)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s/meta.json: "
+			    "phases[%zu]: longer than %d bytes", dir, i,
+			    RESULTS_NAME_MAX));
+	}
+	return (0);
+}
+
 /* Take the parts of meta.json analysis needs (meta_read checked them). */
 static int
 meta_load(struct results *res, char **cause)
 {
 	json_t *root, *v;
 	size_t i;
+	int rc;
 
 	if ((root = meta_read(res->dir, cause)) == NULL)
 		return (-RB_EXIT_INPUT);
+	if ((rc = meta_check_names(root, res->dir, cause)) != 0) {
+		json_decref(root);
+		return (rc);
+	}
 	res->page_size = json_integer_value(json_object_get(root,
 	    "page_size"));
 	v = json_object_get(root, "region_size_bytes");
@@ -747,9 +787,9 @@ no_data_entry(const char *dir, const char *name)
 	if (!csv_schema_names_region(def))
 		return (1);
 	path = xasprintf("%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = input_open(path, O_NOFOLLOW, NULL);
 	free(path);
-	if (fd == -1)
+	if (fd < 0)
 		return (0);
 	n = read(fd, buf, sizeof buf);
 	close(fd);

@@ -34,6 +34,23 @@ verify_times(const struct results_times *tm, const char *file, char **why)
 	return (0);
 }
 
+/* Check that events.csv never goes backwards. */
+static int
+verify_events(const struct results *res, char **why)
+{
+	int i;
+
+	for (i = 1; i < res->nevents; i++) {
+		if (res->events[i].t < res->events[i - 1].t) {
+			*why = xasprintf("events.csv: t_s goes backwards "
+			    "(%.3f after %.3f)", res->events[i].t,
+			    res->events[i - 1].t);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 /*
  * The worse of two verify outcomes: damage over no data over whole, so
  * one damaged repetition fails the whole parent.
@@ -102,7 +119,8 @@ verify_dir(FILE *out, const char *dir)
 	    verify_times(&res->buddy, "buddy.csv", &why) != 0 ||
 	    verify_times(&res->pagetype, "pagetype.csv", &why) != 0 ||
 	    verify_times(&res->pageblocks, "pageblocks.csv", &why) != 0 ||
-	    verify_times(&res->placement, "placement.csv", &why) != 0) {
+	    verify_times(&res->placement, "placement.csv", &why) != 0 ||
+	    verify_events(res, &why) != 0) {
 		fprintf(out, "%s: damaged: %s\n", dir, why);
 		free(why);
 		rc = RB_EXIT_FAIL;

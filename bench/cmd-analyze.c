@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "output.h"
 #include "power.h"
 #include "seed-table.h"
 #include "summary.h"
@@ -110,6 +111,7 @@ cmd_analyze_exec(int argc, char **argv)
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_analyze_entry, &st, argc, argv, &first);
+	output_escape_stdout();
 	if (argc - first != 1) {
 		log_errorx("analyze: expected one results directory");
 		command_usage(stderr, &cmd_analyze_entry);

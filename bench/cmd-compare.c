@@ -13,6 +13,7 @@
 #include "command.h"
 #include "compare-output.h"
 #include "log.h"
+#include "output.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 
@@ -88,6 +89,7 @@ cmd_compare_exec(int argc, char **argv)
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_compare_entry, &st, argc, argv, &first);
+	output_escape_stdout();
 	if (argc - first < 1) {
 		log_errorx("compare: expected at least one results directory");
 		command_usage(stderr, &cmd_compare_entry);

@@ -183,13 +183,15 @@ runner_report(struct runner *r)
 		free(cause);
 		cause = NULL;
 	}
-	if (r->set->no_charts)
+	if (r->set->no_charts || session_signal() != 0)
 		return;
 	snprintf(path, sizeof path, "%s/report.html", r->dir);
 	if (chart_all(r->dir, NULL, CHART_PNG | CHART_SVG, NULL,
 	    &cause) != 0) {
 		log_errorx("%s", cause);
 		log_warnx("run: charts of %s failed", r->dir);
+	} else if (session_signal() != 0) {
+		/* Interrupted: no report. */
 	} else if (report_write(dirs, 1, path, &cause) != 0) {
 		log_errorx("%s", cause);
 		log_warnx("run: report of %s failed", r->dir);
@@ -215,6 +217,37 @@ runner_open_source(struct runner *r, struct source_cli *cli)
 	source_cli_open(cli, &r->src, first);
 }
 
+/*
+ * A signal came after the phases, while (or before) the analysis, charts
+ * and report were written: meta.json says complete; make it say
+ * interrupted, and when.
+ */
+static int
+runner_mark_interrupted(int dirfd, const char *dir)
+{
+	char *path = xasprintf("%s/meta.json", dir), *cause = NULL;
+	json_t *meta;
+	int rc = RB_EXIT_INTR;
+
+	if ((meta = meta_read_object(path, &cause)) != NULL) {
+		meta_set_status(meta, "interrupted");
+		json_object_set_new(meta, "interrupted_during",
+		    json_string("analysis"));
+		if (meta_writeat(meta, dirfd, dir, &cause) != 0) {
+			json_decref(meta);
+			meta = NULL;
+		}
+	}
+	if (meta == NULL) {
+		log_errorx("run: %s", cause);
+		rc = RB_EXIT_ENV;
+	}
+	free(cause);
+	json_decref(meta);
+	free(path);
+	return (rc);
+}
+
 /* Each repetition into its own directory; returns the exit code. */
 static int
 runner_repetitions(struct runner *r, json_t *system, const char *parent)
@@ -237,7 +270,18 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 		if (rc != RB_EXIT_OK && (code == RB_EXIT_OK ||
 		    rc == RB_EXIT_INTR))
 			code = rc;
-		runner_report(r);
+		/* A failed repetition (a full disk) is not analyzed. */
+		if (rc == RB_EXIT_OK || rc == RB_EXIT_FAIL)
+			runner_report(r);
+		if (session_signal() != 0 && (rc == RB_EXIT_OK ||
+		    rc == RB_EXIT_FAIL)) {
+			rc = runner_mark_interrupted(r->session.dirfd, r->dir);
+			if (code != RB_EXIT_ENV)
+				code = rc;
+		}
+		if (r->session.dirfd != -1)
+			close(r->session.dirfd);
+		r->session.dirfd = -1;
 	}
 	return (code);
 }

@@ -89,6 +89,7 @@ session_open(struct session *s, const struct session_config *cfg,
 
 	memset(s, 0, sizeof *s);
 	s->cfg = *cfg;
+	s->dirfd = -1;
 	if (cfg->dir == NULL) {
 		json_decref(phases);
 		return (0);
@@ -96,6 +97,13 @@ session_open(struct session *s, const struct session_config *cfg,
 	if ((rc = sink_csv_open(&s->sink, cfg->dir, cause)) != 0) {
 		json_decref(phases);
 		return (rc);
+	}
+	/* meta.json goes where the CSVs go, even after they close. */
+	if ((s->dirfd = fcntl(s->sink.dirfd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		json_decref(phases);
+		sink_csv_close(&s->sink, NULL);
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", cfg->dir,
+		    strerror(errno)));
 	}
 	s->sinkp = &s->sink;
 	s->meta = meta_new(cfg->command, cfg->label, cfg->system);
@@ -119,14 +127,16 @@ session_start(struct session *s, const struct sampler_config *scfg,
 	int rc;
 
 	if (s->meta != NULL &&
-	    (rc = meta_write(s->meta, s->cfg.dir, cause)) != 0)
+	    (rc = meta_writeat(s->meta, s->dirfd, s->cfg.dir, cause)) != 0)
 		return (rc);
 	if ((rc = sampler_start(&s->sampler, scfg, s->cfg.src, s->sinkp,
 	    topology, units_now_ns(), first_phase, cause)) != 0) {
 		if (s->meta != NULL) {
 			meta_set_status(s->meta, "failed");
-			meta_write(s->meta, s->cfg.dir, NULL);
+			meta_writeat(s->meta, s->dirfd, s->cfg.dir, NULL);
 			sink_csv_close(&s->sink, NULL);
+			close(s->dirfd);
+			s->dirfd = -1;
 			json_decref(s->meta);
 			s->meta = NULL;
 		}
@@ -135,11 +145,13 @@ session_start(struct session *s, const struct sampler_config *scfg,
 	return (0);
 }
 
-/* Log a failure of the end of a session. */
+/* Log a failure of the end of a session; the first goes in meta.json. */
 static void
 session_error(struct session *s, char *cause)
 {
 	log_errorx("%s: %s", s->cfg.command, cause);
+	if (s->meta != NULL && json_object_get(s->meta, "error") == NULL)
+		json_object_set_new(s->meta, "error", json_string(cause));
 	free(cause);
 }
 
@@ -171,7 +183,7 @@ session_close(struct session *s, int code)
 	/* Again at the end: sources report what they found (accuracy). */
 	meta_set_source(s->meta, s->cfg.src);
 	meta_set_status(s->meta, s->status);
-	if (meta_write(s->meta, s->cfg.dir, &cause) != 0) {
+	if (meta_writeat(s->meta, s->dirfd, s->cfg.dir, &cause) != 0) {
 		session_error(s, cause);
 		code = RB_EXIT_ENV;
 	}

@@ -34,6 +34,7 @@ struct session {
 	struct session_config cfg;
 	struct sink_csv	 sink;
 	struct sink_csv	*sinkp;		/* NULL without a directory */
+	int		 dirfd;		/* the directory, held open; -1 */
 	json_t		*meta;		/* NULL without a directory */
 	struct sampler	 sampler;
 	const char	*status;	/* after session_finish */

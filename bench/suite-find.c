@@ -11,8 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "suite.h"
+
+/* Set by bench/local.mk; builds without it (the fuzzers) use PKGDATADIR. */
+#ifndef RB_SOURCE_DATADIR
+#define RB_SOURCE_DATADIR PKGDATADIR
+#endif
 
 /* Read a whole file into memory (suites are small). */
 char *
@@ -22,10 +28,8 @@ suite_read_file(const char *path, char **cause)
 	size_t len = 0, cap = 0, n;
 	FILE *f;
 
-	if ((f = fopen(path, "re")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+	if ((f = input_fopen(path, cause)) == NULL)
 		return (NULL);
-	}
 	for (;;) {
 		if (len + 4096 + 1 > cap) {
 			cap = cap == 0 ? 8192 : cap * 2;
@@ -66,7 +70,7 @@ char *
 suite_data_find(const char *file, char **cause)
 {
 	char exe[PATH_MAX], *slash, *path, *tried = NULL, *old;
-	const char *dirs[3], *env = getenv("REGIONBENCH_DATADIR");
+	const char *dirs[4], *env = getenv("REGIONBENCH_DATADIR");
 	static const char *const subdirs[] = { "/suites", "" };
 	ssize_t n;
 	int i, j, ndirs = 0;
@@ -82,6 +86,8 @@ suite_data_find(const char *file, char **cause)
 	if (env != NULL && env[0] != '\0')
 		dirs[ndirs++] = env;
 	dirs[ndirs++] = PKGDATADIR;
+	/* Not installed (an out-of-tree build): the source tree's copy. */
+	dirs[ndirs++] = RB_SOURCE_DATADIR;
 	for (i = 0; i < ndirs; i++) {
 		for (j = 0; j < 2; j++) {
 			path = xasprintf("%s%s/%s", dirs[i], subdirs[j], file);

@@ -28,6 +28,7 @@ lib_librb_a_SOURCES = \
 	lib/src-kpageflags-check.c \
 	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
+	lib/input-file.c lib/input-file.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
 	lib/sink-csv.c lib/sink-csv.h \

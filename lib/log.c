@@ -38,13 +38,35 @@ log_set_quiet(int quiet)
 	log_quiet = quiet;
 }
 
+/*
+ * Copy src to dst (of len bytes) with control characters but newline and
+ * tab as \xNN: messages quote names read from files, which must not drive
+ * the terminal.
+ */
+static void
+log_escape(char *dst, size_t len, const char *src)
+{
+	unsigned char c;
+	size_t o = 0;
+
+	for (; *src != '\0' && o + 5 < len; src++) {
+		c = (unsigned char)*src;
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			o += (size_t)snprintf(dst + o, len - o, "\\x%02x", c);
+		else
+			dst[o++] = (char)c;
+	}
+	dst[o] = '\0';
+}
+
 /* Print one message line with a prefix. */
 static void
 log_vprint(const char *kind, const char *fmt, va_list ap)
 {
-	char line[4096];
+	char raw[4096], line[4096];
 
-	vsnprintf(line, sizeof line, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	log_escape(line, sizeof line, raw);
 	if (kind != NULL)
 		fprintf(stderr, "%s: %s: %s\n", log_name, kind, line);
 	else
@@ -103,13 +125,14 @@ die(int code, const char *fmt, ...)
 void
 die_errno(int code, const char *fmt, ...)
 {
-	char line[4096];
+	char raw[4096], line[4096];
 	int saved = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	log_escape(line, sizeof line, raw);
 	fprintf(stderr, "%s: error: %s: %s\n", log_name, line,
 	    strerror(saved));
 	exit(code);

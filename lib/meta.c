@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "procfile.h"
@@ -187,24 +189,91 @@ meta_set_status(json_t *meta, const char *status)
 	}
 }
 
-/* Write meta.json atomically into a results directory. */
+/*
+ * meta.json is padded with spaces (JSON allows them) to META_ROOM bytes
+ * past the next 4 KiB boundary, so that the final rewrite still fits in
+ * the blocks it holds when the filesystem is full.
+ */
+#define META_ROOM 8192
+
+/*
+ * Rewrite meta.json in place, within its present size: the last resort
+ * when no new file fits (a full filesystem).  Not atomic, but the blocks
+ * are already there, so the write cannot run out of space.
+ */
+static int
+meta_rewrite_in_place(int dirfd, const char *line, size_t len)
+{
+	struct stat st;
+	char *buf;
+	int fd, rc = -1;
+
+	if ((fd = openat(dirfd, "meta.json", O_WRONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return (-1);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size >= len) {
+		buf = xmalloc(st.st_size);
+		memcpy(buf, line, len);
+		memset(buf + len, ' ', st.st_size - len);
+		buf[st.st_size - 1] = '\n';
+		if (pwrite(fd, buf, st.st_size, 0) == st.st_size &&
+		    fsync(fd) == 0)
+			rc = 0;
+		free(buf);
+	}
+	close(fd);
+	return (rc);
+}
+
+/*
+ * Write meta.json atomically into the results directory open as dirfd
+ * (named dir in messages), or at dir when dirfd is -1.
+ */
 int
-meta_write(json_t *meta, const char *dir, char **cause)
+meta_writeat(json_t *meta, int dirfd, const char *dir, char **cause)
 {
 	char *text = json_dumps(meta, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	char *line, *path;
+	size_t len, padded;
 	int rc;
 
 	if (text == NULL)
 		return (fail_with(cause, RB_EXIT_ENV,
 		    "meta.json could not be encoded"));
-	line = xasprintf("%s\n", text);
-	path = xasprintf("%s/meta.json", dir);
-	rc = atomic_file_write(path, line, strlen(line), cause);
-	free(path);
+	len = strlen(text) + 1;
+	padded = ((len + 4095) & ~(size_t)4095) + META_ROOM;
+	line = xmalloc(padded);
+	memcpy(line, text, len - 1);
+	memset(line + len - 1, ' ', padded - len + 1);
+	line[len - 1] = '\n';
+	line[padded - 1] = '\n';
+	if (dirfd != -1) {
+		rc = atomic_file_writeat(dirfd, dir, "meta.json", line,
+		    padded, cause);
+		if (rc != 0 && meta_rewrite_in_place(dirfd, line, len) == 0) {
+			if (cause != NULL) {
+				free(*cause);
+				*cause = NULL;
+			}
+			rc = 0;
+		}
+	}
+	else {
+		path = xasprintf("%s/meta.json", dir);
+		rc = atomic_file_write(path, line, padded, cause);
+		free(path);
+	}
 	free(line);
 	free(text);
 	return (rc);
+}
+
+/* Write meta.json atomically into a results directory. */
+int
+meta_write(json_t *meta, const char *dir, char **cause)
+{
+	return (meta_writeat(meta, -1, dir, cause));
 }
 
 /*
@@ -216,8 +285,18 @@ meta_read_object(const char *path, char **cause)
 {
 	json_error_t err;
 	json_t *root;
+	int fd;
 
-	if ((root = json_load_file(path, 0, &err)) == NULL) {
+	if ((fd = input_open(path, 0, cause)) < -1)
+		return (NULL);
+	if (fd == -1) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno));
+		return (NULL);
+	}
+	root = json_loadfd(fd, 0, &err);
+	close(fd);
+	if (root == NULL) {
 		/* jansson gives line -1 when the file could not be opened. */
 		if (err.line < 1)
 			fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,

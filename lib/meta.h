@@ -16,6 +16,8 @@ struct source;
 void	 meta_set_source(json_t *meta, struct source *src);
 void	 meta_set_status(json_t *meta, const char *status);
 int	 meta_write(json_t *meta, const char *dir, char **cause);
+int	 meta_writeat(json_t *meta, int dirfd, const char *dir,
+	     char **cause);
 char	*meta_utc_now(void);
 json_t	*meta_read_object(const char *path, char **cause);
 json_t	*meta_read(const char *dir, char **cause);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "procfile.h"
 
@@ -56,7 +57,9 @@ procfile_read(struct procfile *pf, const char *root, const char *name,
 	int fd, saved;
 
 	procfile_path(pf->path, sizeof pf->path, root, name);
-	if ((fd = open(pf->path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = input_open(pf->path, 0, cause)) < -1)
+		return (fd);
+	if (fd == -1) {
 		saved = errno;
 		return (fail_with(cause, saved == ENOENT || saved == EACCES ||
 		    saved == EPERM ? RB_EXIT_ENV : RB_EXIT_INPUT,
@@ -115,7 +118,7 @@ procfile_readable(const char *root, const char *name)
 	int fd;
 
 	procfile_path(path, sizeof path, root, name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
 		return (0);
 	close(fd);
 	return (1);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "region-map-private.h"
 
@@ -178,9 +179,8 @@ region_map_read_file(struct region_map *map, char **cause)
 	size_t len;
 	FILE *f;
 
-	if ((f = fopen(map->file, "r")) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", map->file,
-		    strerror(errno)));
+	if ((f = input_fopen(map->file, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
 	while (fgets(line, sizeof line, f) != NULL) {
 		lineno++;
 		len = strlen(line);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "region-map-private.h"
 
@@ -25,7 +26,9 @@ region_map_read_small(const char *path, char *buf, size_t len, char **cause)
 	ssize_t n;
 	int fd, saved;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = input_open(path, 0, cause)) < -1)
+		return (fd);
+	if (fd == -1) {
 		saved = errno;
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
 		    strerror(saved)));

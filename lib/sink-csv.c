@@ -94,8 +94,27 @@ sink_key(struct sink_file *f, double t_s, const char *phase,
 }
 
 /*
+ * May an existing directory hold results written by this process?  Only
+ * when nobody else can swap it for a link while it is written: owned by
+ * this user, and not writable by others unless sticky.
+ */
+static int
+sink_dir_trusted(const char *dir, const struct stat *st, char **cause)
+{
+	if (st->st_uid != geteuid())
+		return (fail_with(cause, RB_EXIT_INPUT, "%s is owned by uid "
+		    "%lu, not by this user: choose another --out", dir,
+		    (unsigned long)st->st_uid));
+	if ((st->st_mode & S_IWOTH) && !(st->st_mode & S_ISVTX))
+		return (fail_with(cause, RB_EXIT_INPUT, "%s is writable by "
+		    "others (mode %04o): choose another --out or chmod o-w",
+		    dir, (unsigned)(st->st_mode & 07777)));
+	return (0);
+}
+
+/*
  * Create a results directory and its parents.  An existing directory must
- * be empty, so that two runs never mix their rows.
+ * be empty, so that two runs never mix their rows, and trusted (above).
  */
 int
 sink_make_dir(const char *dir, char **cause)
@@ -105,7 +124,11 @@ sink_make_dir(const char *dir, char **cause)
 	struct stat st;
 	size_t i;
 	DIR *d;
+	int rc;
 
+	if (*dir == '\0')
+		return (fail_with(cause, RB_EXIT_INPUT, "the results directory "
+		    "path is empty"));
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: path too long",
 		    dir));
@@ -126,6 +149,8 @@ sink_make_dir(const char *dir, char **cause)
 	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
 		return (fail_with(cause, RB_EXIT_INPUT,
 		    "%s exists and is not a directory", dir));
+	if ((rc = sink_dir_trusted(dir, &st, cause)) != 0)
+		return (rc);
 	if ((d = opendir(dir)) == NULL)
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
 		    strerror(errno)));
@@ -153,6 +178,7 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 {
 	const struct csv_table_def *def;
 	struct sink_file *f;
+	struct stat st;
 	int i, rc;
 
 	memset(sink, 0, sizeof *sink);
@@ -162,10 +188,22 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 	if ((rc = sink_make_dir(dir, cause)) != 0)
 		return (rc);
 	snprintf(sink->dir, sizeof sink->dir, "%s", dir);
-	sink->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/*
+	 * Held open from here on: every file is created relative to it, so
+	 * renaming the directory or putting a link at its path mid-run
+	 * changes nothing.  Checked again now that it cannot change.
+	 */
+	sink->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
 	if (sink->dirfd == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", dir,
+		return (fail_with(cause, errno == ELOOP || errno == ENOTDIR ?
+		    RB_EXIT_INPUT : RB_EXIT_ENV, "%s: %s", dir,
 		    strerror(errno)));
+	if (fstat(sink->dirfd, &st) == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: fstat: %s", dir,
+		    strerror(errno)));
+	if ((rc = sink_dir_trusted(dir, &st, cause)) != 0)
+		return (rc);
 	for (i = 0; i < CSV_NTABLES; i++) {
 		f = &sink->files[i];
 		def = csv_schema_table(i);
@@ -383,7 +421,12 @@ sink_csv_write_samples(int fd, const struct snapshot *snap, double t_s,
 	return (rc);
 }
 
-/* Add an event row (not flushed until the next flush or sample). */
+/*
+ * Add an event row (not flushed until the next flush or sample).  Rows
+ * never go back in time: a sample that began before an event written in
+ * the meantime (a slow scan across a phase_start) has its warnings stamped
+ * with that event's time.
+ */
 int
 sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
     const char *detail, const char *phase, char **cause)
@@ -391,6 +434,9 @@ sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
 	struct sink_file *f = &sink->files[CSV_EVENTS];
 
 	(void)cause;
+	if (t_s < sink->last_event_t)
+		t_s = sink->last_event_t;
+	sink->last_event_t = t_s;
 	sink_printf(f, "%.3f,", t_s);
 	sink_text(f, event);
 	sink_printf(f, ",");

@@ -34,6 +34,7 @@ struct sink_csv {
 		char	 zone[SNAP_NAME_LEN];
 	}		*regions;
 	char		*error;		/* first write error, kept */
+	double		 last_event_t;	/* events.csv stays in time order */
 };
 
 int	 sink_csv_open(struct sink_csv *sink, const char *dir, char **cause);

@@ -62,8 +62,9 @@ struct src_kpageflags_worker {
 	uint64_t			 hi;
 	uint64_t			*buf;
 	struct src_kpageflags_acc	*acc;
-	int				 err;
+	int				 err;		/* errno, or -1: short */
 	uint64_t			 err_pfn;
+	uint64_t			 err_off;	/* bytes, when short */
 };
 
 struct src_kpageflags {
@@ -74,6 +75,7 @@ struct src_kpageflags {
 	struct snapshot			 after;
 	struct procfile			 after_file;
 	int				 maxorder;
+	uint64_t			 span_end;	/* end pfn of the zones */
 	uint64_t			 batch_pfns;
 	enum src_kpageflags_marking	 marking;
 	int				 head_rule;

@@ -162,10 +162,14 @@ src_kpageflags_piece_head(struct src_kpageflags_acc *a, const uint64_t *f,
 	a->present += n - absent;
 }
 
-/* Read pfns [p, end) into buf; pfns past the end of the file are absent. */
+/*
+ * Read pfns [p, end) into buf.  The file must hold 8 bytes for every pfn
+ * up to the end of the zones; pfns past both are absent.  Returns 0, an
+ * errno, or -1 for a file cut short or of odd length (*off says where).
+ */
 static int
 src_kpageflags_pread(struct src_kpageflags *kp, uint64_t *buf, uint64_t p,
-    uint64_t end)
+    uint64_t end, uint64_t *off)
 {
 	size_t want = (end - p) * sizeof *buf, got = 0;
 	ssize_t n;
@@ -181,6 +185,11 @@ src_kpageflags_pread(struct src_kpageflags *kp, uint64_t *buf, uint64_t p,
 		if (n == 0)
 			break;
 		got += (size_t)n;
+	}
+	if (got % sizeof *buf != 0 || (got < want &&
+	    p + got / sizeof *buf < kp->span_end)) {
+		*off = p * sizeof *buf + got;
+		return (-1);
 	}
 	for (i = got / sizeof *buf; i < end - p; i++)
 		buf[i] = KPF_NOPAGE;
@@ -221,7 +230,8 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 			e = sg[++t].end_pfn;
 		if (wend > e)
 			wend = e;
-		if ((w->err = src_kpageflags_pread(kp, w->buf, p, wend)) != 0) {
+		if ((w->err = src_kpageflags_pread(kp, w->buf, p, wend,
+		    &w->err_off)) != 0) {
 			w->err_pfn = p;
 			return;
 		}
@@ -314,6 +324,11 @@ src_kpageflags_run(struct src_kpageflags *kp, char **cause)
 	if (kp->nthreads > 1)
 		pthread_barrier_wait(&kp->done);
 	for (t = 0; t < kp->nthreads; t++) {
+		if (kp->workers[t].err == -1)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s: cut short "
+			    "at offset %" PRIu64 ": expected 8 bytes for every "
+			    "pfn up to pfn %" PRIu64 " (the end of the zones)",
+			    kp->path, kp->workers[t].err_off, kp->span_end));
 		if (kp->workers[t].err != 0)
 			return (fail_with(cause, RB_EXIT_ENV, "%s: pread at pfn"
 			    " %" PRIu64 ": %s", kp->path,

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "procfs.h"
 #include "src-kpageflags-private.h"
@@ -232,8 +233,13 @@ src_kpageflags_open_file(struct src_kpageflags *kp, const char *proc_root,
 	int saved;
 
 	snprintf(kp->path, sizeof kp->path, "%s/kpageflags", proc_root);
-	if ((kp->fd = open(kp->path, O_RDONLY | O_CLOEXEC)) != -1)
+	if ((kp->fd = input_open(kp->path, 0, cause)) >= 0)
 		return (0);
+	if (kp->fd < -1) {
+		saved = kp->fd;
+		kp->fd = -1;
+		return (saved);
+	}
 	saved = errno;
 	if (saved == EACCES || saved == EPERM)
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s: the kpageflags "
@@ -269,7 +275,8 @@ src_kpageflags_open(struct source *src, char **cause)
 	};
 	const struct src_kpageflags_settings *set = src->settings;
 	struct src_kpageflags *kp;
-	int rc;
+	const struct snap_entry *e;
+	int rc, t;
 
 	if (set == NULL)
 		set = &defaults;
@@ -290,6 +297,14 @@ src_kpageflags_open(struct source *src, char **cause)
 		goto fail;
 	}
 	kp->maxorder = kp->before.norders - 1;
+	for (t = 0; t < kp->before.nentries; t++) {
+		e = &kp->before.entries[t];
+		/* Zones without present pages (ZONE_DEVICE) may lie past it. */
+		if (e->start_pfn != SNAP_UNKNOWN && e->spanned != SNAP_UNKNOWN &&
+		    e->present != SNAP_UNKNOWN && e->present > 0 &&
+		    e->start_pfn + e->spanned > kp->span_end)
+			kp->span_end = e->start_pfn + e->spanned;
+	}
 	kp->batch_pfns = SRC_KPAGEFLAGS_BATCH / sizeof (uint64_t);
 	if ((rc = src_kpageflags_build_map(src, kp, set, cause)) != 0)
 		goto fail;

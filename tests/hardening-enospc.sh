@@ -46,4 +46,24 @@ for size in 8k 24k 64k; do
 	umount "$MNT"
 done
 
+# run on a full filesystem: exit 3; meta.json ends "failed" with the
+# reason (meta.json is written with room to spare, so it can be rewritten
+# in place when no new file fits); the dead directory is not analyzed.
+for size in 64k 96k; do
+	mount -t tmpfs -o size=$size,mode=0700 tmpfs "$MNT" ||
+	    { ok 1 "mount a $size tmpfs"; continue; }
+	rb run "$TESTDATA/runner/tiny.ini" --source zone --interval 10ms \
+	    --out "$MNT/r"
+	expect_rc 3 "$size full: run stops with exit 3"
+	grep -q '"status": "failed"' "$MNT/r/meta.json"
+	ok $? "$size full: run's meta.json says failed"
+	grep -q '"error": ".*No space left on device' "$MNT/r/meta.json"
+	ok $? "$size full: meta.json gives the reason"
+	[ ! -e "$MNT/r/summary.csv" ] && [ ! -e "$MNT/r/charts" ]
+	ok $? "$size full: the dead directory is not analyzed"
+	rb verify "$MNT/r"
+	expect_out "failed" "$size full: verify says the run failed"
+	umount "$MNT"
+done
+
 done_testing

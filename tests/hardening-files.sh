@@ -39,6 +39,52 @@ expect_rc 2 "--out that is a symlink is refused"
 [ -z "$(ls -A "$WORK/elsewhere")" ]
 ok $? "nothing written where the --out link points"
 
+# An existing --out owned by another user, or writable by others without
+# the sticky bit: refused (that user could swap it for a link mid-run).
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir "$WORK/foreign"
+	chown nobody "$WORK/foreign"
+	rb sample --source zone --proc "$FIXTURES/6.18" --count 1 \
+	    --out "$WORK/foreign" --quiet
+	expect_rc 2 "an existing --out owned by another user is refused"
+	expect_err "owned by" "the message says who owns it"
+else
+	ok 0 "# SKIP chown needs root"
+	ok 0 "# SKIP chown needs root"
+fi
+mkdir "$WORK/open"
+chmod 0777 "$WORK/open"
+rb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out "$WORK/open" \
+    --quiet
+expect_rc 2 "an existing --out writable by others is refused"
+chmod 1777 "$WORK/open"
+rb sample --source zone --proc "$FIXTURES/6.18" --count 1 --out "$WORK/open" \
+    --quiet
+expect_rc 0 "an existing --out writable by others with the sticky bit is fine"
+
+# The results directory swapped for a link to another directory while
+# sample runs: everything is still written into the directory it made,
+# which it holds open; nothing lands where the link points.
+mkdir "$WORK/target"
+out="$WORK/swapped"
+"$REGIONBENCH" sample --source zone --proc "$FIXTURES/6.18" --count 15 \
+    --interval 100ms --out "$out" --quiet >/dev/null 2>"$WORK/err" </dev/null &
+pid=$!
+for _ in $(seq 1 100); do
+	[ -f "$out/meta.json" ] && break
+	sleep 0.05
+done
+mv "$out" "$out.moved"
+ln -s "$WORK/target" "$out"
+wait $pid
+RC=$?
+expect_rc 0 "sample whose --out was swapped for a link"
+[ -z "$(ls -A "$WORK/target")" ]
+ok $? "nothing written where the swapped-in link points"
+[ -z "$(ls -A "$WORK/target")" ] || diag "$(ls -A "$WORK/target")"
+grep -q '"status": "complete"' "$out.moved/meta.json"
+ok $? "the directory it made says complete"
+
 # meta.json replaced by a link while sample runs: the final rewrite
 # (temporary file + rename) replaces the link, it does not follow it.
 out="$WORK/live"
@@ -76,6 +122,30 @@ if "$REGIONBENCH" help | grep -q '^  chart '; then
 	done
 	rb chart "$out" --out "$WORK/charts" --format svg
 	untouched "chart into a directory with planted links (exit $RC)"
+fi
+
+# The temporary names chart renders into, planted as links beforehand:
+# the shell plants them for its own PID and then execs chart, which keeps
+# it.  Both spellings: PATH.tmp.PID and .NAME.tmp.PID.N.
+if "$REGIONBENCH" help | grep -q '^  chart '; then
+	cd_="$WORK/tmpcharts"
+	mkdir "$cd_"
+	sh -c 'd=$1; v=$2; shift 2
+	for f in heatmap spread seed frag placement; do
+		for e in png svg; do
+			ln -s "$v" "$d/$f.$e.tmp.$$"
+			for n in 0 1 2 3 4 5 6 7 8 9; do
+				ln -s "$v" "$d/.$f.$e.tmp.$$.$n"
+			done
+		done
+	done
+	exec "$@"' sh "$cd_" "$V" "$REGIONBENCH" chart "$out" --out "$cd_" \
+	    --format png,svg >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 0 "chart with links planted at its temporary names"
+	untouched "chart's temporary names planted as links"
+	[ -f "$cd_/heatmap.png" ] && [ ! -L "$cd_/heatmap.png" ]
+	ok $? "heatmap.png is a regular file"
 fi
 
 # No shell is ever started with a string from options or files.

@@ -61,4 +61,38 @@ for delay in 0.2 0.8 2.2; do
 	fi
 done
 
+# After the phases the runner analyzes, draws the charts and writes the
+# report in its own process: no child of it exists then that could outlive
+# a SIGKILL (a child would need PR_SET_PDEATHSIG and the parent check, as
+# the workloads have).  Watched from meta.json saying complete to the end.
+cat >"$WORK/short.ini" <<INI
+[suite]
+name = short
+interval = 10ms
+
+[phase touch]
+workload = pagetest
+size = 8M
+threads = 1
+hold = 1500ms
+INI
+out="$WORK/post"
+"$REGIONBENCH" run "$WORK/short.ini" --source zone --out "$out" --quiet \
+    >/dev/null 2>&1 </dev/null &
+pid=$!
+kids=""
+watched=0
+while kill -0 $pid 2>/dev/null; do
+	if grep -q '"status": "complete"' "$out/meta.json" 2>/dev/null; then
+		watched=1
+		kids="$kids$(pgrep -P $pid)"
+	fi
+	sleep 0.005
+done
+wait $pid
+[ -z "$kids" ]
+ok $? "after the phases the runner has no child to leave behind"
+[ -z "$kids" ] || diag "children seen: $kids"
+[ $watched -eq 1 ] || diag "the run ended before it was watched"
+
 done_testing

@@ -234,10 +234,12 @@ clean-fuzz:
 # Fault injection, safe files, least privilege (TAP; skip when not root).
 TESTS += tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
-	tests/hardening-user.sh
+	tests/hardening-user.sh tests/hardening-inputs.sh \
+	tests/hardening-signals.sh
 EXTRA_DIST += tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
-	tests/hardening-user.sh
+	tests/hardening-user.sh tests/hardening-inputs.sh \
+	tests/hardening-signals.sh
 
 # make check replays the inputs kept under tests/data/hardening/NAME through
 # the same harness code (tests/fuzz/fuzz-NAME.c and tests/fuzz/replay-main.c),

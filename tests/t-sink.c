@@ -177,6 +177,23 @@ main(void)
 	tap_ok(read_csv(dir, "workloads.csv", &r) == 0 &&
 	    strcmp(r.fields[1][4], "12345.5") == 0, "workload metric row");
 
+	/*
+	 * A sample that started before an event written in the meantime (a
+	 * slow kpageflags scan across a phase_start): its warnings must not
+	 * go back in time in events.csv.
+	 */
+	snprintf(dir, sizeof dir, "%s/order", tmpl);
+	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	sink_csv_event(&sink, 2.0, "phase_start", "b", "b", NULL);
+	sink_csv_sample(&sink, &snap, 1.5, "a", 1, &cause);
+	tap_ok(sink_csv_close(&sink, &cause) == 0, "sink closes");
+	tap_ok(read_csv(dir, "events.csv", &r) == 0 && r.nrows == 3 &&
+	    strcmp(r.fields[1][0], "2.000") == 0 &&
+	    strtod(r.fields[2][0], NULL) >= 2.0,
+	    "events.csv stays in time order (the warning after the "
+	    "phase_start)");
+	snprintf(dir, sizeof dir, "%s/run", tmpl);
+
 	tap_ok(sink_csv_open(&sink, dir, &cause) == -RB_EXIT_INPUT &&
 	    strstr(cause, "not empty") != NULL,
 	    "a non-empty results directory is refused");

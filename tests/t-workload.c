@@ -448,6 +448,70 @@ test_frag_churn(void)
  * Built twice so each program stays under 2 s: t-workload (the API and
  * pagetest) and, with T_WORKLOAD_OTHERS, t-workload-others (the rest).
  */
+/*
+ * A child that scribbles over the shared block (as a --user child could:
+ * it is mapped writable in both processes): the thread count, the
+ * duration, the message and every counter become 0x7f bytes, then the
+ * child exits.  The parent reads that block as untrusted input: progress
+ * and results stay bounded and the parent does not crash.
+ */
+static int
+hostile_run(struct workload_thread *t)
+{
+	/* The mapping is at least one page; the header starts it. */
+	memset(t->ctx->shared, 0x7f, 4096);
+	_exit(0);
+}
+
+static const struct workload_counter hostile_counters[] = {
+	{ .name = NULL }
+};
+
+static const struct workload_desc hostile_desc = {
+	.name = "hostile",
+	.summary = "scribbles over the shared block",
+	.counters = hostile_counters,
+	.run = hostile_run,
+};
+
+static void T_PART
+test_hostile_child(void)
+{
+	struct workload_result res;
+	struct workload_run *run;
+	char *cause = NULL;
+	double p;
+	int i;
+
+	run = workload_run_new(&hostile_desc);
+	if (workload_start(run, &cause) != 0) {
+		tap_ok(0, "hostile child: starts (%s)", cause);
+		free(cause);
+		workload_run_free(run);
+		return;
+	}
+	/* Progress is read while the child may be writing. */
+	for (i = 0; i < 200 && !workload_finished(run); i++) {
+		p = workload_progress(run);
+		if (!(p >= 0 && p <= 1))
+			break;
+		usleep(1000);
+	}
+	p = workload_progress(run);
+	tap_ok(p >= 0 && p <= 1, "hostile child: progress stays in 0..1 "
+	    "(%g)", p);
+	workload_wait(run, &res);
+	tap_ok(res.nrows < 10000, "hostile child: a bounded number of result "
+	    "rows (%zu)", (size_t)res.nrows);
+	tap_ok(res.message == NULL || strlen(res.message) < 512,
+	    "hostile child: the message stays within its field");
+	tap_ok(row_value(&res, -1, "threads") == workload_nthreads(run),
+	    "hostile child: the thread count is the parent's (%g, want %d)",
+	    row_value(&res, -1, "threads"), workload_nthreads(run));
+	workload_result_free(&res);
+	workload_run_free(run);
+}
+
 int
 main(void)
 {
@@ -455,6 +519,7 @@ main(void)
 #ifndef T_WORKLOAD_OTHERS
 	test_options();
 	test_pagetest();
+	test_hostile_child();
 #else
 	test_fork_heavy();
 	test_page_cache_churn();

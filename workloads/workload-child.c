@@ -33,7 +33,7 @@
 void
 workload_plan(struct workload_ctx *ctx, int thread, uint64_t work)
 {
-	workload_record_of(ctx->shared, thread)->planned = work;
+	workload_record_of(ctx->shared, ctx->nthreads, thread)->planned = work;
 }
 
 /* Has the run been told to stop? */
@@ -75,8 +75,9 @@ workload_all_ended(const struct workload_ctx *ctx)
 {
 	int i;
 
-	for (i = 0; i < ctx->shared->nthreads; i++)
+	for (i = 0; i < ctx->nthreads; i++)
 		if (!__atomic_load_n(&workload_record_of(ctx->shared,
+		    ctx->nthreads,
 		    i)->ended, __ATOMIC_ACQUIRE))
 			return (0);
 	return (1);
@@ -123,10 +124,10 @@ workload_begin_measure(struct workload_ctx *ctx)
 	struct workload_record *rec;
 	int i;
 
-	for (i = 0; i < sh->nthreads; i++) {
+	for (i = 0; i < ctx->nthreads; i++) {
 		memset(workload_slot_of(sh, i), 0,
 		    sizeof(struct workload_slot));
-		rec = workload_record_of(sh, i);
+		rec = workload_record_of(sh, ctx->nthreads, i);
 		memset(rec->timer_ns, 0, sizeof rec->timer_ns);
 		memset(rec->timer_cpu_ns, 0, sizeof rec->timer_cpu_ns);
 	}
@@ -254,7 +255,7 @@ workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
 		threads[i].ctx = ctx;
 		threads[i].index = i;
 		threads[i].slot = workload_slot_of(sh, i);
-		threads[i].record = workload_record_of(sh, i);
+		threads[i].record = workload_record_of(sh, ctx->nthreads, i);
 		threads[i].rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
 		if ((rc = pthread_create(&tids[i], NULL, workload_thread_main,
 		    &threads[i])) != 0) {

@@ -146,7 +146,8 @@ workload_rows_thread(struct workload_run *run, struct workload_result *res,
 	const struct workload_counter *c;
 	struct workload_shared *sh = run->ctx.shared;
 	struct workload_slot *slot = workload_slot_of(sh, i);
-	struct workload_record *rec = workload_record_of(sh, i);
+	struct workload_record *rec = workload_record_of(sh,
+	    run->ctx.nthreads, i);
 	double amount, wall, cpu, thread_wall, thread_cpu;
 	uint64_t end;
 	int k;
@@ -216,11 +217,11 @@ workload_rows_total(struct workload_run *run, struct workload_result *res,
 	workload_row_add(res, cap, -1, "wall", "_s", wall / 1e9, "s", "");
 	if (cpu > 0)
 		workload_row_add(res, cap, -1, "cpu", "_s", cpu / 1e9, "s", "");
-	workload_row_add(res, cap, -1, "threads", "", sh->nthreads,
+	workload_row_add(res, cap, -1, "threads", "", run->ctx.nthreads,
 	    "threads", "");
 	workload_row_add(res, cap, -1, "work_done", "", (double)tot->work,
 	    "units", "");
-	if (tot->planned > 0 && sh->duration_ns == 0)
+	if (tot->planned > 0 && run->common.duration_ns == 0)
 		workload_row_add(res, cap, -1, "work_planned", "",
 		    (double)tot->planned, "units", "");
 	workload_row_add(res, cap, -1, "progress", "", res->progress,
@@ -263,7 +264,7 @@ workload_build_rows(struct workload_run *run, struct workload_result *res)
 		memset(&tot, 0, sizeof tot);
 		tot.first = UINT64_MAX;
 		tot.all_ended = 1;
-		for (i = 0; i < sh->nthreads; i++)
+		for (i = 0; i < run->ctx.nthreads; i++)
 			workload_rows_thread(run, res, &cap, i, &tot);
 		workload_rows_total(run, res, &cap, &tot);
 		workload_rows_vm(sh, res, &cap);

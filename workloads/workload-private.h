@@ -110,10 +110,15 @@ workload_slot_of(struct workload_shared *sh, int i)
 
 /* The timing record of thread i. */
 static inline struct workload_record *
-workload_record_of(struct workload_shared *sh, int i)
+workload_record_of(struct workload_shared *sh, int nthreads, int i)
 {
+	/*
+	 * nthreads comes from the caller's own memory: the count in the
+	 * shared block is the child's to write, so the parent never sizes
+	 * anything by it.
+	 */
 	return ((struct workload_record *)(workload_slot_of(sh,
-	    sh->nthreads)) + i);
+	    nthreads)) + i);
 }
 
 /* workload-child.c */

@@ -242,23 +242,26 @@ static double
 workload_progress_of(const struct workload_run *run, int only)
 {
 	struct workload_shared *sh;
-	uint64_t planned = 0, work = 0, now;
+	uint64_t planned = 0, work = 0, now, start;
 	double p;
 	int i;
 
 	if (!workload_measuring(run))
 		return (0);
 	sh = run->ctx.shared;
-	if (sh->duration_ns > 0) {
+	if (run->common.duration_ns > 0) {
 		now = run->reaped ? run->end_ns : units_now_ns();
-		p = (double)(now - sh->measure_start_ns) /
-		    (double)sh->duration_ns;
-		return (p > 1 ? 1 : p < 0 ? 0 : p);
+		start = __atomic_load_n(&sh->measure_start_ns,
+		    __ATOMIC_RELAXED);
+		p = now > start ? (double)(now - start) /
+		    (double)run->common.duration_ns : 0;
+		return (p > 1 ? 1 : p);
 	}
-	for (i = 0; i < sh->nthreads; i++) {
+	for (i = 0; i < run->ctx.nthreads; i++) {
 		if (only >= 0 && i != only)
 			continue;
-		planned += workload_record_of(sh, i)->planned;
+		planned += workload_record_of(sh, run->ctx.nthreads,
+		    i)->planned;
 		work += __atomic_load_n(&workload_slot_of(sh, i)->work,
 		    __ATOMIC_RELAXED);
 	}
@@ -360,7 +363,8 @@ workload_outcome(struct workload_run *run, struct workload_result *result)
 			result->status = WORKLOAD_KILLED;
 	}
 	if (sh->message[0] != '\0')
-		result->message = xstrdup(sh->message);
+		result->message = xstrndup(sh->message,
+		    sizeof sh->message - 1);
 	else if (result->status == WORKLOAD_OOM_KILLED)
 		result->message = xasprintf("killed by the OOM killer "
 		    "(SIGKILL, oom_kill +%" PRIu64 ")", result->oom_kills);
