@@ -11,6 +11,7 @@
 #include "region-table.h"
 
 #define BAR_WIDTH 20	/* the widest bar */
+#define TABLE_NARROW	0x100	/* no managed column, to fit a terminal */
 
 /* Append a number, or a dash when unknown, to a line. */
 static void
@@ -36,8 +37,12 @@ table_header(char *line, size_t len, int flags, int bar_width)
 		snprintf(line + at, len - at, " %10s %10s", "start_pfn",
 		    "spanned");
 	at = strlen(line);
-	snprintf(line + at, len - at, " %10s %10s %10s %6s", "present",
-	    "managed", "free", "used%");
+	if (flags & TABLE_NARROW)
+		snprintf(line + at, len - at, " %10s %10s %6s", "present",
+		    "free", "used%");
+	else
+		snprintf(line + at, len - at, " %10s %10s %10s %6s", "present",
+		    "managed", "free", "used%");
 	at = strlen(line);
 	if (bar_width > 0)
 		snprintf(line + at, len - at, "  %s", "used");
@@ -59,7 +64,8 @@ table_row(char *line, size_t len, const struct snap_entry *e, int flags,
 		table_u64(line, len, 10, e->spanned);
 	}
 	table_u64(line, len, 10, e->present);
-	table_u64(line, len, 10, e->managed);
+	if (!(flags & TABLE_NARROW))
+		table_u64(line, len, 10, e->managed);
 	table_u64(line, len, 10, e->free_pages);
 	at = strlen(line);
 	if (e->present == SNAP_UNKNOWN || e->present == 0) {
@@ -128,8 +134,8 @@ table_kind(const struct snap_entry *e)
  * the title, the header, the regions that hold memory first (then the
  * empty ones, then those without memory) as many as fit, and a summary
  * line: "N regions: A active, E empty, H without memory; showing the
- * first K".  The bar shrinks, then goes, to fit the width; every line is
- * cut at the width.
+ * first K".  The bar shrinks, then goes, to fit the width, then the
+ * managed column; every line is cut at the width.
  */
 void
 region_table_print_fit(FILE *f, const struct snapshot *snap, int flags,
@@ -142,6 +148,9 @@ region_table_print_fit(FILE *f, const struct snapshot *snap, int flags,
 		width = 1;
 	if (width > (int)sizeof line - 1)
 		width = (int)sizeof line - 1;
+	table_header(line, sizeof line, flags, 0);
+	if ((int)strlen(line) > width)
+		flags |= TABLE_NARROW;
 	if (flags & REGION_TABLE_BAR) {
 		table_header(line, sizeof line, flags, 0);
 		/* "  [" and "]" around the bar. */
