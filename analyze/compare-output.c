@@ -12,6 +12,7 @@
 #include "compare-output.h"
 #include "log.h"
 #include "output.h"
+#include "summary.h"
 
 #define COMPARE_COLW	24
 #define COMPARE_NSTATS	6
@@ -27,7 +28,7 @@ struct compare_style {
 	void	(*columns)(FILE *f, const struct compare_set *set, int base);
 	void	(*phase)(FILE *f, const char *phase);
 	void	(*stat)(FILE *f, const struct compare_key *k,
-		    const char *stat);
+		    const char *stat, const char *better);
 	void	(*cell)(FILE *f, const char *cell);
 	const char *group_bullet;
 };
@@ -82,24 +83,63 @@ compare_notes(const struct compare_set *set, const char *differences)
 	return (notes);
 }
 
-/* Does a key belong in the human-readable tables? */
-static int
-compare_key_shown(const struct compare_key *k, int all)
+/* The arrow saying which way a metric is better, or a blank. */
+static const char *
+compare_arrow(const struct compare_key *k)
 {
-	return (metrics_shown(k->metric, k->headline, all ? METRICS_ALL :
-	    METRICS_HEADLINE));
+	switch (metrics_better(k->metric, k->unit)) {
+	case METRICS_BETTER_LOWER:
+		return ("\u2193");
+	case METRICS_BETTER_HIGHER:
+		return ("\u2191");
+	default:
+		return (" ");
+	}
 }
 
-/* Format a number compactly for the aligned table. */
-static void
-compare_num(char *buf, size_t len, double v)
+/* The better direction as JSON spells it. */
+static json_t *
+compare_json_better(const struct compare_key *k)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (v != 0 && (fabs(v) >= 1e7 || fabs(v) < 1e-3))
-		snprintf(buf, len, "%.4e", v);
-	else
-		snprintf(buf, len, "%.4f", v);
+	switch (metrics_better(k->metric, k->unit)) {
+	case METRICS_BETTER_LOWER:
+		return (json_string("lower"));
+	case METRICS_BETTER_HIGHER:
+		return (json_string("higher"));
+	default:
+		return (json_null());
+	}
+}
+
+/*
+ * Does a key belong in the human-readable tables?  By default the
+ * headline set (metrics_compare_shown), without the placement of a workload in
+ * a phase where no group has any of its pages.
+ */
+static int
+compare_key_shown(const struct compare_set *set, const struct compare_key *k,
+    const struct compare_cell *cells, int all)
+{
+	int g;
+
+	if (all)
+		return (1);
+	if (!metrics_compare_shown(k->metric, k->unit, k->headline))
+		return (0);
+	if (strncmp(k->metric, "placement.", 10) != 0)
+		return (1);
+	for (g = 0; g < set->ngroups; g++) {
+		if (cells[g].desc.n > 0 && cells[g].desc.mean != 0)
+			return (1);
+	}
+	return (0);
+}
+
+/* Format a number in the key's unit, as analyze prints it. */
+static void
+compare_num(char *buf, size_t len, double v, const char *unit)
+{
+	summary_format_value(buf, len, v, unit);
 }
 
 /* The change column: stars around significant changes (mmtests style). */
@@ -119,33 +159,34 @@ compare_change(char *buf, size_t len, const struct compare_cell *c, int base)
 /* The text of statistic row `stat` for one group. */
 static void
 compare_stat_cell(char *cell, size_t len, int stat,
-    const struct compare_cell *c, int is_base)
+    const struct compare_cell *c, int is_base, const char *unit)
 {
 	const struct stats_desc *d = &c->desc;
 	char a[32], b[32];
 
 	switch (stat) {
 	case 0:
-		compare_num(a, sizeof a, d->mean);
+		compare_num(a, sizeof a, d->mean, unit);
 		compare_change(b, sizeof b, c, is_base);
 		snprintf(cell, len, "%s %s", a, b);
 		break;
 	case 1:
-		compare_num(cell, len, d->stddev);
+		compare_num(cell, len, d->stddev, unit);
 		break;
 	case 2:
 		if (isnan(d->ci_low))
 			snprintf(cell, len, "-");
 		else {
-			compare_num(a, sizeof a, (d->ci_high - d->ci_low) / 2);
+			compare_num(a, sizeof a, (d->ci_high - d->ci_low) / 2,
+			    unit);
 			snprintf(cell, len, "+-%s", a);
 		}
 		break;
 	case 3:
-		compare_num(cell, len, d->min);
+		compare_num(cell, len, d->min, unit);
 		break;
 	case 4:
-		compare_num(cell, len, d->max);
+		compare_num(cell, len, d->max, unit);
 		break;
 	default:
 		if (is_base)
@@ -160,22 +201,55 @@ compare_stat_cell(char *cell, size_t len, int stat,
 	}
 }
 
-/* The statistic rows of one key, one column per group. */
+/* The harmonic cells of a rate key; 0 when some value is not positive. */
+static int
+compare_harmonic_cells(const struct compare_set *set,
+    const struct compare_output *o, const struct compare_key *k,
+    struct compare_cell *hcells)
+{
+	int g;
+
+	if (!metrics_is_rate(k->metric, k->unit))
+		return (0);
+	for (g = 0; g < set->ngroups; g++) {
+		if (compare_cell_harmonic(set, o->base, g, k, o->test,
+		    o->alpha, &hcells[g]) != 0)
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * The rows of one key, one column per group: the harmonic mean of a rate
+ * (Hmean), else the arithmetic mean (Amean); with --all every statistic.
+ */
 static void
 compare_print_key(FILE *f, const struct compare_set *set,
     const struct compare_output *o, const struct compare_key *k,
-    struct compare_cell *cells, const struct compare_style *st)
+    const struct compare_cell *cells, struct compare_cell *hcells,
+    const struct compare_style *st)
 {
+	const char *arrow = compare_arrow(k);
 	char cell[64];
-	int g, s;
+	int g, s, harmonic;
 
-	for (g = 0; g < set->ngroups; g++)
-		compare_cell(set, o->base, g, k, o->test, o->alpha, &cells[g]);
-	for (s = 0; s < COMPARE_NSTATS; s++) {
-		st->stat(f, k, compare_stats[s]);
+	harmonic = compare_harmonic_cells(set, o, k, hcells);
+	if (harmonic) {
+		st->stat(f, k, "Hmean", arrow);
+		for (g = 0; g < set->ngroups; g++) {
+			compare_stat_cell(cell, sizeof cell, 0, &hcells[g],
+			    g == o->base, k->unit);
+			st->cell(f, cell);
+		}
+		fputc('\n', f);
+		if (!o->all)
+			return;
+	}
+	for (s = 0; s < (o->all ? COMPARE_NSTATS : 1); s++) {
+		st->stat(f, k, compare_stats[s], arrow);
 		for (g = 0; g < set->ngroups; g++) {
 			compare_stat_cell(cell, sizeof cell, s, &cells[g],
-			    g == o->base);
+			    g == o->base, k->unit);
 			st->cell(f, cell);
 		}
 		fputc('\n', f);
@@ -188,7 +262,7 @@ compare_print_table(FILE *f, const struct compare_set *set,
     const struct compare_output *o, const struct compare_style *st)
 {
 	const struct compare_group *grp;
-	struct compare_cell *cells;
+	struct compare_cell *cells, *hcells;
 	const char *phase = NULL;
 	int i, g;
 
@@ -205,15 +279,20 @@ compare_print_table(FILE *f, const struct compare_set *set,
 	fputc('\n', f);
 	st->columns(f, set, o->base);
 	cells = xcalloc(set->ngroups, sizeof *cells);
+	hcells = xcalloc(set->ngroups, sizeof *hcells);
 	for (i = 0; i < set->nkeys; i++) {
-		if (!compare_key_shown(&set->keys[i], o->all))
+		for (g = 0; g < set->ngroups; g++)
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &cells[g]);
+		if (!compare_key_shown(set, &set->keys[i], cells, o->all))
 			continue;
 		if (phase == NULL || strcmp(phase, set->keys[i].phase) != 0) {
 			phase = set->keys[i].phase;
 			st->phase(f, phase);
 		}
-		compare_print_key(f, set, o, &set->keys[i], cells, st);
+		compare_print_key(f, set, o, &set->keys[i], cells, hcells, st);
 	}
+	free(hcells);
 	free(cells);
 	for (i = 0; i < (int)json_array_size(o->notes); i++)
 		fprintf(f, "%snote: %s\n", i == 0 ? "\n" : "",
@@ -226,8 +305,9 @@ text_head(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
 	fprintf(f, "regionbench compare: baseline %s, %s test, alpha %g "
-	    "(*change*: significant)\n", set->groups[o->base].name,
-	    compare_test_name(o->test), o->alpha);
+	    "(*change*: significant; \u2191 higher is better, \u2193 lower is "
+	    "better; Hmean: harmonic mean of a rate)\n",
+	    set->groups[o->base].name, compare_test_name(o->test), o->alpha);
 }
 
 /* Text: the column headings. */
@@ -237,7 +317,7 @@ text_columns(FILE *f, const struct compare_set *set, int base)
 	int g;
 
 	(void)base;
-	fprintf(f, "%-9s %-40s", "", "");
+	fprintf(f, "%-7s %-44s %-8s  ", "", "metric", "unit");
 	for (g = 0; g < set->ngroups; g++)
 		fprintf(f, " %*s", COMPARE_COLW, set->groups[g].name);
 	fputc('\n', f);
@@ -250,11 +330,13 @@ text_phase(FILE *f, const char *phase)
 	fprintf(f, "\nphase %s\n", phase);
 }
 
-/* Text: the start of a statistic row. */
+/* Text: the start of a statistic row (the arrow is one column wide). */
 static void
-text_stat(FILE *f, const struct compare_key *k, const char *stat)
+text_stat(FILE *f, const struct compare_key *k, const char *stat,
+    const char *better)
 {
-	fprintf(f, "%-9s %-40s", stat, k->metric);
+	fprintf(f, "%-7s %-44s %-8s %s", stat, k->metric,
+	    summary_table_unit(k->unit), better);
 }
 
 /* Text: one cell. */
@@ -279,7 +361,9 @@ md_head(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
 	fprintf(f, "## regionbench compare\n\nBaseline `%s`, %s test, alpha "
-	    "%g; changes significant at p < alpha are between stars.\n\n",
+	    "%g; changes significant at p < alpha are between stars; "
+	    "\u2191 higher is better, \u2193 lower is better; Hmean is the "
+	    "harmonic mean of a rate.\n\n",
 	    set->groups[o->base].name, compare_test_name(o->test), o->alpha);
 }
 
@@ -289,11 +373,11 @@ md_columns(FILE *f, const struct compare_set *set, int base)
 {
 	int g;
 
-	fprintf(f, "| phase | metric | stat |");
+	fprintf(f, "| phase | metric | unit | better | stat |");
 	for (g = 0; g < set->ngroups; g++)
 		fprintf(f, " %s%s |", set->groups[g].name, g == base ?
 		    " (baseline)" : "");
-	fprintf(f, "\n|---|---|---|");
+	fprintf(f, "\n|---|---|---|:-:|---|");
 	for (g = 0; g < set->ngroups; g++)
 		fprintf(f, "---:|");
 	fputc('\n', f);
@@ -309,9 +393,11 @@ md_phase(FILE *f, const char *phase)
 
 /* Markdown: the start of a statistic row. */
 static void
-md_stat(FILE *f, const struct compare_key *k, const char *stat)
+md_stat(FILE *f, const struct compare_key *k, const char *stat,
+    const char *better)
 {
-	fprintf(f, "| %s | `%s` | %s |", k->phase, k->metric, stat);
+	fprintf(f, "| %s | `%s` | %s | %s | %s |", k->phase, k->metric,
+	    summary_table_unit(k->unit), better, stat);
 }
 
 /* Markdown: one cell. */
@@ -401,9 +487,10 @@ compare_json_num(double v)
 	return (isfinite(v) ? json_real(v) : json_null());
 }
 
-/* JSON: one group's statistics for one key. */
+/* JSON: one group's statistics for one key (h: its harmonic cell). */
 static json_t *
-compare_json_cell(const char *group, const struct compare_cell *c)
+compare_json_cell(const char *group, const struct compare_cell *c,
+    const struct compare_cell *h)
 {
 	json_t *jc = json_object();
 
@@ -421,6 +508,10 @@ compare_json_cell(const char *group, const struct compare_cell *c)
 	json_object_set_new(jc, "significant", c->tested ?
 	    json_boolean(c->significant) : c->unchanged ? json_false() :
 	    json_null());
+	json_object_set_new(jc, "hmean", h != NULL ?
+	    compare_json_num(h->desc.mean) : json_null());
+	json_object_set_new(jc, "hmean_change_pct", h != NULL ?
+	    compare_json_num(h->change_pct) : json_null());
 	return (jc);
 }
 
@@ -448,8 +539,8 @@ compare_print_json(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
 	json_t *root, *metrics, *jm, *cells;
-	struct compare_cell c;
-	int i, g, rc;
+	struct compare_cell c, *hcells;
+	int i, g, rc, harmonic;
 
 	root = json_object();
 	json_object_set_new(root, "baseline",
@@ -461,19 +552,27 @@ compare_print_json(FILE *f, const struct compare_set *set,
 	    json_string(o->differences) : json_null());
 	json_object_set_new(root, "groups", compare_json_groups(set));
 	metrics = json_array();
+	hcells = xcalloc(set->ngroups, sizeof *hcells);
 	for (i = 0; i < set->nkeys; i++) {
+		harmonic = compare_harmonic_cells(set, o, &set->keys[i],
+		    hcells);
 		cells = json_array();
 		for (g = 0; g < set->ngroups; g++) {
 			compare_cell(set, o->base, g, &set->keys[i], o->test,
 			    o->alpha, &c);
 			json_array_append_new(cells,
-			    compare_json_cell(set->groups[g].name, &c));
+			    compare_json_cell(set->groups[g].name, &c,
+			    harmonic ? &hcells[g] : NULL));
 		}
-		jm = json_pack("{s:s, s:s, s:s, s:o}", "phase",
+		jm = json_pack("{s:s, s:s, s:s, s:o, s:b, s:o}", "phase",
 		    set->keys[i].phase, "metric", set->keys[i].metric, "unit",
-		    set->keys[i].unit, "groups", cells);
+		    set->keys[i].unit, "better",
+		    compare_json_better(&set->keys[i]), "headline",
+		    metrics_compare_shown(set->keys[i].metric,
+		    set->keys[i].unit, set->keys[i].headline), "groups", cells);
 		json_array_append_new(metrics, jm);
 	}
+	free(hcells);
 	json_object_set_new(root, "metrics", metrics);
 	json_object_set(root, "notes", o->notes);
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |

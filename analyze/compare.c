@@ -560,6 +560,45 @@ compare_cell(const struct compare_set *set, int base, int group,
 }
 
 /*
+ * compare_cell with harmonic means (for rates): the test runs on the
+ * reciprocals of the values, and desc.mean is the harmonic mean, the
+ * reciprocal of their mean (the other statistics stay those of the
+ * reciprocals' group, so callers print the mean only).  Returns -1, cell
+ * untouched, when a value is not positive.
+ */
+int
+compare_cell_harmonic(const struct compare_set *set, int base, int group,
+    const struct compare_key *key, enum compare_test test, double alpha,
+    struct compare_cell *cell)
+{
+	const struct compare_group *gb = &set->groups[base];
+	const struct compare_group *gg = &set->groups[group];
+	struct compare_cell c;
+	double *vb, *vg, bmean;
+	int nb, ng, i, rc = -1;
+
+	vb = xcalloc(gb->nruns + 1, sizeof *vb);
+	vg = xcalloc(gg->nruns + 1, sizeof *vg);
+	nb = compare_unit_values(gb, key, set->unit, 1, vb);
+	ng = compare_unit_values(gg, key, set->unit, 1, vg);
+	if (nb > 0 && ng > 0) {
+		compare_cell_values(vb, nb, vg, ng, group == base, test,
+		    alpha, &c);
+		for (bmean = 0, i = 0; i < nb; i++)
+			bmean += vb[i];
+		bmean = nb / bmean;
+		c.desc.mean = 1 / c.desc.mean;
+		if (!c.unchanged)
+			c.change_pct = (c.desc.mean - bmean) / bmean * 100;
+		*cell = c;
+		rc = 0;
+	}
+	free(vb);
+	free(vg);
+	return (rc);
+}
+
+/*
  * The values of one key in a group, one per unit: per run, or per boot
  * (the mean of the runs that share a boot id; a run without one is its own
  * boot).  With reciprocal set each run's value is replaced by 1/value

@@ -104,6 +104,9 @@ char	*compare_unit_note(const struct compare_set *set);
 void	 compare_cell(const struct compare_set *set, int base, int group,
 	     const struct compare_key *key, enum compare_test test,
 	     double alpha, struct compare_cell *cell);
+int	 compare_cell_harmonic(const struct compare_set *set, int base,
+	     int group, const struct compare_key *key, enum compare_test test,
+	     double alpha, struct compare_cell *cell);
 void	 compare_cell_values(const double *vb, int nb, const double *vg,
 	     int ng, int self, enum compare_test test, double alpha,
 	     struct compare_cell *cell);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <ini.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -269,6 +270,7 @@ gate_unjudged(struct gate_result *res, const char *fmt, ...)
 	va_end(ap);
 	res->judged = 0;
 	res->failed = 0;
+	res->reason = xstrdup(why);
 	if (res->key != NULL)
 		res->message = xasprintf("not judged: %s [%s]: %s",
 		    res->key->metric, res->key->phase, why);
@@ -363,6 +365,7 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 		res->failed = 0;
 		why = "worse than allowed but not significant";
 	}
+	res->reason = xstrdup(why);
 	limit_text(rule, limit, sizeof limit);
 	if (res->tested)
 		snprintf(pbuf, sizeof pbuf, "p=%.4g (alpha %g)", res->p,
@@ -453,8 +456,10 @@ gate_results_free(struct gate_result *r, int n)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		free(r[i].reason);
 		free(r[i].message);
+	}
 	free(r);
 }
 
@@ -678,4 +683,99 @@ gate_print(FILE *f, const struct compare_set *set,
 	    "baseline %d run%s, candidate %d run%s; rules %s)\n",
 	    gate_outcome(&c), n, n == 1 ? "" : "s", c.failed, c.unjudged,
 	    nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s", rules_path);
+}
+
+/* A JSON number, or null when it is not finite. */
+static json_t *
+gate_json_num(double v)
+{
+	return (isfinite(v) ? json_real(v) : json_null());
+}
+
+/* The directories of one group as a JSON array. */
+static json_t *
+gate_json_dirs(const struct compare_group *g)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < g->nruns; i++)
+		json_array_append_new(a, json_string(g->runs[i]->dir));
+	return (a);
+}
+
+/* One check as JSON: its rule, what it judged and the verdict. */
+static json_t *
+gate_json_check(const struct gate_result *r)
+{
+	const struct gate_rule *rule = r->rule;
+	json_t *c = json_object();
+	char limit[32];
+
+	limit_text(rule, limit, sizeof limit);
+	json_object_set_new(c, "rule", json_string(rule->name));
+	json_object_set_new(c, "phase", json_string(r->key != NULL ?
+	    r->key->phase : rule->phase));
+	json_object_set_new(c, "metric", json_string(r->key != NULL ?
+	    r->key->metric : rule->metric));
+	json_object_set_new(c, "verdict", json_string(!r->judged ?
+	    "not judged" : r->failed ? "failed" : "passed"));
+	json_object_set_new(c, "reason", json_string(r->reason != NULL ?
+	    r->reason : ""));
+	json_object_set_new(c, "mean", json_string(rule->harmonic ?
+	    "harmonic" : "arithmetic"));
+	json_object_set_new(c, "better", json_string(rule->better_lower ?
+	    "lower" : "higher"));
+	json_object_set_new(c, "allowed", json_string(limit));
+	json_object_set_new(c, "n_baseline", r->key != NULL ?
+	    json_integer(r->nbase) : json_null());
+	json_object_set_new(c, "n_candidate", r->key != NULL ?
+	    json_integer(r->ncand) : json_null());
+	json_object_set_new(c, "baseline_mean", r->judged ?
+	    gate_json_num(r->base_mean) : json_null());
+	json_object_set_new(c, "candidate_mean", r->judged ?
+	    gate_json_num(r->cand_mean) : json_null());
+	json_object_set_new(c, "change_pct", !r->judged ? json_null() :
+	    r->unchanged ? json_real(0) : r->base_mean != 0 ?
+	    gate_json_num((r->cand_mean - r->base_mean) /
+	    fabs(r->base_mean) * 100) : json_null());
+	json_object_set_new(c, "worse_pct", r->judged ?
+	    gate_json_num(r->worse_pct) : json_null());
+	json_object_set_new(c, "p_value", r->judged && r->tested ?
+	    gate_json_num(r->p) : json_null());
+	json_object_set_new(c, "alpha", json_real(rule->alpha));
+	json_object_set_new(c, "message", json_string(r->message));
+	return (c);
+}
+
+/*
+ * The whole gate as one JSON object: the outcome and its counts, the
+ * groups, the unit note and every check.  -1 when writing failed.
+ */
+int
+gate_print_json(FILE *f, const struct compare_set *set,
+    const struct gate_result *r, int n, const char *rules_path)
+{
+	struct gate_counts c;
+	json_t *root, *checks;
+	char *note;
+	int i, rc;
+
+	gate_count(r, n, &c);
+	checks = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(checks, gate_json_check(&r[i]));
+	note = compare_unit_note(set);
+	root = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
+	    "outcome", c.failed > 0 ? "failed" : c.unjudged > 0 ?
+	    "not judged" : "passed", "checks_total", n, "failed", c.failed,
+	    "not_judged", c.unjudged, "rules", rules_path, "unit", note,
+	    "baseline", gate_json_dirs(&set->groups[0]), "candidate",
+	    gate_json_dirs(&set->groups[1]), "checks", checks);
+	free(note);
+	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return (rc != 0 || ferror(f) ? -1 : 0);
 }

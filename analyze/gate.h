@@ -44,6 +44,7 @@ struct gate_result {
 	int			 tested;
 	double			 p;
 	int			 failed;
+	char			*reason;	/* why the verdict, or none */
 	char			*message;
 };
 
@@ -77,5 +78,7 @@ int	 gate_write_junit(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_write_markdown(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
+int	 gate_print_json(FILE *f, const struct compare_set *set,
+	     const struct gate_result *r, int n, const char *rules_path);
 
 #endif

@@ -558,6 +558,79 @@ metrics_is_reduction(const char *metric)
 	return (0);
 }
 
+/*
+ * compare's headline set, what its text and markdown tables show without
+ * --all: the time-weighted mean of headline series, the phase duration,
+ * the power-model estimates and the workload rates, about 15 rows a phase.
+ */
+int
+metrics_compare_shown(const char *metric, const char *unit, int headline)
+{
+	if (!headline)
+		return (0);
+	if (strncmp(metric, "workload.", 9) == 0)
+		return (metrics_is_rate(metric, unit));
+	return (strncmp(metric, "power_model.", 12) == 0 ||
+	    strcmp(metric, "duration_s") == 0 ||
+	    metrics_ends_with(metric, ".twmean"));
+}
+
+/* Is a metric a rate (per second), whose mean is the harmonic one? */
+int
+metrics_is_rate(const char *metric, const char *unit)
+{
+	size_t len = strlen(unit);
+
+	return (metrics_ends_with(metric, "_per_s") ||
+	    (len > 2 && strcmp(unit + len - 2, "/s") == 0));
+}
+
+/*
+ * Which way a summary metric is better (docs/metrics.md): fewer active,
+ * unmovable or placement regions and a lower spread index; more empty
+ * regions, empty bytes and usable free memory; workload rates higher,
+ * workload times and OOM kills lower, power saved higher.  Sizes, counts
+ * of samples and the ideal region count are context: neither.
+ */
+enum metrics_better
+metrics_better(const char *metric, const char *unit)
+{
+	static const struct {
+		const char		*prefix;
+		enum metrics_better	 better;
+	} series[] = {
+		{ .prefix = "spread_index.", .better = METRICS_BETTER_LOWER },
+		{ .prefix = "active_regions.", .better = METRICS_BETTER_LOWER },
+		{ .prefix = "unmovable_used_regions.",
+		  .better = METRICS_BETTER_LOWER },
+		{ .prefix = "unmovable_regions.",
+		  .better = METRICS_BETTER_LOWER },
+		{ .prefix = "empty_regions.", .better = METRICS_BETTER_HIGHER },
+		{ .prefix = "empty_bytes.", .better = METRICS_BETTER_HIGHER },
+		{ .prefix = "usable_free_share.",
+		  .better = METRICS_BETTER_HIGHER },
+		{ .prefix = "power_model.", .better = METRICS_BETTER_HIGHER },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof series / sizeof series[0]; i++) {
+		if (strncmp(metric, series[i].prefix,
+		    strlen(series[i].prefix)) == 0)
+			return (series[i].better);
+	}
+	if (strncmp(metric, "placement.", 10) == 0 &&
+	    strstr(metric, ".regions.") != NULL)
+		return (METRICS_BETTER_LOWER);
+	if (strncmp(metric, "workload.", 9) == 0) {
+		if (metrics_is_rate(metric, unit))
+			return (METRICS_BETTER_HIGHER);
+		if (strcmp(unit, "s") == 0 ||
+		    metrics_ends_with(metric, ".oom_kills"))
+			return (METRICS_BETTER_LOWER);
+	}
+	return (METRICS_BETTER_NONE);
+}
+
 /* Append one summary row. */
 void
 summary_add(struct summary *sum, int phase, const char *unit, int headline,

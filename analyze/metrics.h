@@ -72,10 +72,21 @@ enum metrics_detail {
 	METRICS_ALL,		/* every metric */
 };
 
+/* Which way a metric is better. */
+enum metrics_better {
+	METRICS_BETTER_NONE,	/* neither: context, not a score */
+	METRICS_BETTER_LOWER,
+	METRICS_BETTER_HIGHER,
+};
+
 void	 metrics_options_default(struct metrics_options *opt);
 int	 metrics_shown(const char *metric, int headline,
 	     enum metrics_detail detail);
 int	 metrics_is_reduction(const char *metric);
+int	 metrics_compare_shown(const char *metric, const char *unit,
+	     int headline);
+int	 metrics_is_rate(const char *metric, const char *unit);
+enum metrics_better metrics_better(const char *metric, const char *unit);
 int	 metrics_compute(const struct results *res,
 	     const struct metrics_options *opt, struct metrics **out,
 	     char **cause);

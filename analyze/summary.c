@@ -197,7 +197,7 @@ summary_format_value(char *buf, size_t len, double v, const char *unit)
 }
 
 /* The unit a table shows: bytes are printed in MiB. */
-static const char *
+const char *
 summary_table_unit(const char *unit)
 {
 	return (strcmp(unit, "bytes") == 0 ? "MiB" : unit);

@@ -36,5 +36,6 @@ void	 summary_print_markdown(FILE *f, const struct summary_run *sr,
 	     int brief);
 void	 summary_format_value(char *buf, size_t len, double v,
 	     const char *unit);
+const char *summary_table_unit(const char *unit);
 
 #endif

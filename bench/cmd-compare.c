@@ -62,8 +62,8 @@ static const struct opt_def compare_options[] = {
 	  .help = "compare runs from different hosts, region or page sizes" },
 	{ .name = "all", .type = OPT_FLAG,
 	  .offset = offsetof(struct compare_settings, all),
-	  .help = "text and markdown: every metric, not only the headline "
-	  "ones" },
+	  .help = "text and markdown: every metric and statistic, not only "
+	  "the headline means" },
 	{ .name = "unit", .type = OPT_ENUM,
 	  .offset = offsetof(struct compare_settings, unit), .arg = "UNIT",
 	  .def = "boot", .choices = unit_choices,
@@ -145,12 +145,17 @@ const struct command_entry cmd_compare_entry = {
 	    "[--alpha P] [--force] [--all]",
 	.summary = "compare groups of runs with statistics",
 	.description = "Each DIR is a results directory or a directory of "
-	    "them (as run --repeat makes), which counts as one group.  For "
-	    "every metric and phase: n, mean, stddev, min, max, 95% "
-	    "confidence interval (Student t), change against the baseline "
-	    "group and the p-value of Welch's t-test (or Mann-Whitney U).  "
-	    "Groups of one run get means only.  Runs from different hosts, "
-	    "region or page sizes need --force.",
+	    "them (as run --repeat makes), which counts as one group.  Text "
+	    "and markdown show a headline set of about 15 metrics a phase, "
+	    "one row each: the mean (Hmean, the harmonic mean, for rates; "
+	    "else Amean) of every group in the units analyze prints, the "
+	    "change against the baseline group, between stars when Welch's "
+	    "t-test (or Mann-Whitney U) finds it significant, and an arrow "
+	    "saying which way is better.  --all shows every metric with n, "
+	    "stddev, 95% confidence interval (Student t), min, max and the "
+	    "p-value; CSV and JSON always carry everything.  Groups of one "
+	    "run get means only.  Runs from different hosts, region or page "
+	    "sizes need --force.",
 	.options = compare_options,
 	.exec = cmd_compare_exec,
 };

@@ -25,11 +25,13 @@ struct gate_settings {
 	int		 force;
 	int		 allow_unjudged;
 	int		 unit;
+	int		 format;
 	uint64_t	 empty_tolerance;
 };
 
 static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
 static const char *const unit_choices[] = { "boot", "run", NULL };
+static const char *const format_choices[] = { "text", "json", NULL };
 
 static const struct opt_def gate_options[] = {
 	{ .name = "baseline", .type = OPT_LIST, .multi = 1,
@@ -49,6 +51,11 @@ static const struct opt_def gate_options[] = {
 	{ .name = "markdown", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, markdown), .arg = "FILE",
 	  .help = "write a markdown summary (- for stdout)" },
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct gate_settings, format), .arg = "FORMAT",
+	  .def = "text", .choices = format_choices,
+	  .help = "what stdout carries: a line per check, or one JSON object "
+	  "with every check" },
 	{ .name = "test", .type = OPT_ENUM,
 	  .offset = offsetof(struct gate_settings, test), .arg = "TEST",
 	  .def = "welch", .choices = test_choices,
@@ -132,13 +139,18 @@ cmd_gate_exec(int argc, char **argv)
 	if (differences != NULL)
 		log_warnx("runs differ (--force): %s", differences);
 	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
-	unit_note = compare_unit_note(set);
-	printf("%s\n", unit_note);
-	free(unit_note);
 	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
 	    COMPARE_WELCH, &res, &n);
 	gate_count(res, n, &counts);
-	gate_print(stdout, set, res, n, rules_path);
+	if (st.format == 1) {
+		if (gate_print_json(stdout, set, res, n, rules_path) != 0)
+			die_errno(RB_EXIT_ENV, "stdout");
+	} else {
+		unit_note = compare_unit_note(set);
+		printf("%s\n", unit_note);
+		free(unit_note);
+		gate_print(stdout, set, res, n, rules_path);
+	}
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	if (st.junit != NULL)
@@ -165,8 +177,8 @@ cmd_gate_exec(int argc, char **argv)
 const struct command_entry cmd_gate_entry = {
 	.name = "gate",
 	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
-	    "[--junit FILE] [--markdown FILE] [--unit boot|run] "
-	    "[--allow-unjudged]",
+	    "[--junit FILE] [--markdown FILE] [--format text|json] "
+	    "[--unit boot|run] [--allow-unjudged]",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "
@@ -175,7 +187,10 @@ const struct command_entry cmd_gate_entry = {
 	    "candidate runs.  Exit 0 when every rule holds, 1 when one fails, "
 	    "2 on bad input, on runs of different suites, or when a rule got "
 	    "no verdict (it matched no metric on both sides, or the groups "
-	    "have fewer runs than its min_runs) unless --allow-unjudged.",
+	    "have fewer runs than its min_runs) unless --allow-unjudged.  "
+	    "--format json prints one object: the outcome, its counts and "
+	    "every check with rule, phase, metric, verdict (passed, failed, "
+	    "not judged), reason, means, change and p-value.",
 	.options = gate_options,
 	.exec = cmd_gate_exec,
 };

@@ -1,11 +1,13 @@
 /*
  * "regionbench workload NAME [options]": run one workload on its own, the
  * same way the runner does (forked child, threads inside), and print its
- * metric rows as a table or as workloads.csv rows.  SIGINT/SIGTERM stop
+ * metric rows as a table, as workloads.csv rows or as one JSON object.  SIGINT/SIGTERM stop
  * it, print what was done so far and exit 130.
  */
 #include "config.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +19,15 @@
 #include "session.h"
 #include "workload.h"
 
-enum { CMD_WORKLOAD_TABLE, CMD_WORKLOAD_CSV };
+enum { CMD_WORKLOAD_TABLE, CMD_WORKLOAD_CSV, CMD_WORKLOAD_JSON };
 
 struct cmd_workload_settings {
 	int		 format;
 };
 
-static const char *const cmd_workload_formats[] = { "table", "csv", NULL };
+static const char *const cmd_workload_formats[] = {
+	"table", "csv", "json", NULL
+};
 
 static const struct opt_def cmd_workload_options[] = {
 	{ .name = "format", .type = OPT_ENUM,
@@ -49,7 +53,7 @@ static void
 cmd_workload_help(FILE *f, const struct workload_desc *desc)
 {
 	fprintf(f, "usage: regionbench workload %s [options] "
-	    "[--format table|csv]\n\n", desc != NULL ? desc->name : "NAME");
+	    "[--format table|csv|json]\n\n", desc != NULL ? desc->name : "NAME");
 	if (desc == NULL) {
 		fprintf(f, "%s\n\n", cmd_workload_entry.summary);
 		cmd_workload_names(f);
@@ -63,7 +67,41 @@ cmd_workload_help(FILE *f, const struct workload_desc *desc)
 	opt_print_help(f, cmd_workload_options);
 }
 
-/* Print the rows as an aligned table or as workloads.csv rows. */
+/*
+ * One JSON object: the workload, how it ended (status, exit code, signal,
+ * progress, message) and its rows, thread "total" or a thread number.
+ */
+static void
+cmd_workload_json(const struct workload_desc *desc,
+    const struct workload_result *res)
+{
+	const struct workload_row *row;
+	json_t *root, *rows;
+	size_t i;
+
+	rows = json_array();
+	for (i = 0; i < res->nrows; i++) {
+		row = &res->rows[i];
+		json_array_append_new(rows, json_pack("{s:o, s:s, s:o, s:s}",
+		    "thread", row->thread < 0 ? json_string("total") :
+		    json_integer(row->thread), "metric", row->metric, "value",
+		    isfinite(row->value) ? json_real(row->value) : json_null(),
+		    "unit", row->unit));
+	}
+	root = json_pack("{s:s, s:s, s:i, s:i, s:f, s:o, s:o}", "workload",
+	    desc->name, "status", workload_status_name(res->status),
+	    "exit_code", res->exit_code, "signal", res->signal, "progress",
+	    res->progress, "message", res->message != NULL ?
+	    json_string(res->message) : json_null(), "rows", rows);
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(10)) != 0)
+		die_errno(RB_EXIT_ENV, "stdout");
+	putchar('\n');
+	json_decref(root);
+	fflush(stdout);
+}
+
+/* Print the rows as an aligned table, workloads.csv rows or JSON. */
 static void
 cmd_workload_print(const struct workload_desc *desc,
     const struct workload_result *res, int format)
@@ -72,6 +110,10 @@ cmd_workload_print(const struct workload_desc *desc,
 	char thread[16];
 	size_t i;
 
+	if (format == CMD_WORKLOAD_JSON) {
+		cmd_workload_json(desc, res);
+		return;
+	}
 	if (format == CMD_WORKLOAD_CSV)
 		printf("phase,workload,thread,metric,value,unit\n");
 	else
@@ -169,7 +211,7 @@ cmd_workload_exec(int argc, char **argv)
 
 const struct command_entry cmd_workload_entry = {
 	.name = "workload",
-	.usage = "NAME [options] [--format table|csv]",
+	.usage = "NAME [options] [--format table|csv|json]",
 	.summary = "run one workload on its own and print its metrics",
 	.description = "Runs the workload in a forked child with its threads "
 	    "inside, as 'run' does,\nand prints its metrics per thread and in "

@@ -16,11 +16,23 @@ mkgroup "$WORK/slow" slow h1 "3 4 3" "900 905 895"
 
 rb compare "$WORK/vanilla" "$WORK/patched"
 expect_rc 0 "compare two groups"
-expect_out '^Amean +spread_index.twmean +1\.8333 \( +0\.00%\) +1\.0833 \* -40\.91%\*' \
-    "significant change marked with stars, mmtests style"
-expect_out '^p-value +spread_index.twmean +0\.003126' "Welch p-value (scipy 0.0031256)"
-expect_out '^CI95 +spread_index.twmean +\+-0\.3586' \
-    "95% CI half-width t(0.975,2)*0.1443/sqrt(3)"
+expect_out '^Amean +spread_index.twmean +ratio +↓ +1\.8333 \( +0\.00%\) +1\.0833 \* -40\.91%\*' \
+    "significant change marked with stars, mmtests style, lower is better"
+expect_out '^Amean +empty_regions.twmean +regions +↑ ' "more empty regions are better"
+expect_out '^Hmean +workload.pagetest.throughput +ops/s +↑ +999\.9 ' \
+    "a rate gets the harmonic mean 3/(1/1000+1/1010+1/990)"
+expect_out '^Amean +used_pages.twmean +pages +683\.3 ' \
+    "a mean of page counts, and nothing better about it"
+expect_out '^Amean +duration_s +s +4 \(' "a whole number prints as one"
+! grep -q 'p-value\|Stddev\|\.final\|\.min\|throughput_per_cpu' "$WORK/out"
+ok $? "by default one mean row per headline metric"
+rb compare "$WORK/vanilla" "$WORK/patched" --all
+expect_out '^p-value +spread_index.twmean +ratio +↓ +0\.003126' "--all: Welch p-value (scipy 0.0031256)"
+expect_out '^CI95 +spread_index.twmean +ratio +↓ +\+-0\.3586' \
+    "--all: 95% CI half-width t(0.975,2)*0.1443/sqrt(3)"
+expect_out '^Amean +spread_index.final ' "--all: every metric"
+expect_out '^Amean +workload.pagetest.throughput +ops/s +↑ +1000 ' \
+    "--all: a rate's arithmetic mean after its harmonic one"
 
 rb compare "$WORK/vanilla" "$WORK/same"
 expect_rc 0 "compare equal groups"
@@ -28,8 +40,8 @@ grep '^Amean' "$WORK/out" | grep -q '\*'
 [ $? -ne 0 ]
 ok $? "no change is marked significant between equal groups"
 
-rb compare "$WORK/vanilla" "$WORK/patched" --test mann-whitney
-expect_out '^p-value +spread_index.twmean +0\.1$' "exact Mann-Whitney p (2/20)"
+rb compare "$WORK/vanilla" "$WORK/patched" --test mann-whitney --all
+expect_out '^p-value +spread_index.twmean +ratio +↓ +0\.1$' "exact Mann-Whitney p (2/20)"
 
 rb compare "$WORK/vanilla/1" "$WORK/vanilla/2" "$WORK/patched/1" \
     "$WORK/patched/2" --group-by label --format csv
@@ -39,16 +51,16 @@ expect_out '^run,spread_index.twmean,ratio,patched,2,1,0,1,1,1,1,-46\.66' \
     "group patched: (1 - 1.875) / 1.875"
 
 rb compare "$WORK/vanilla" "$WORK/patched" --baseline patched
-expect_out '^Amean +spread_index.twmean +1\.8333 \* +69\.23%\* +1\.0833 \( +0\.00%\)' \
+expect_out '^Amean +spread_index.twmean +ratio +↓ +1\.8333 \* +69\.23%\* +1\.0833 \( +0\.00%\)' \
     "--baseline picks the reference group"
 rb compare "$WORK/vanilla" "$WORK/patched" --baseline nosuch
 expect_rc 2 "--baseline of an unknown group"
 expect_err 'groups: vanilla, patched' "lists the groups"
 
-rb compare "$WORK/vanilla/1" "$WORK/patched/1"
+rb compare "$WORK/vanilla/1" "$WORK/patched/1" --all
 expect_rc 0 "single runs"
 expect_out 'means only' "say so: means only"
-expect_out '^p-value +spread_index.twmean +n<2' "no fake p-value"
+expect_out '^p-value +spread_index.twmean +ratio +↓ +n<2' "no fake p-value"
 
 mkrun "$WORK/other" other h2 0 1000
 rb compare "$WORK/vanilla" "$WORK/other"
@@ -67,9 +79,13 @@ expect_rc 0 "--format json"
 if /usr/bin/python3 -c 'import json' 2>/dev/null; then
 	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=[x for x in d["metrics"] if x["metric"]=="spread_index.twmean"][0]; sys.exit(0 if abs(m["groups"][1]["p_value"]-0.0031255892524457277) < 1e-9 else 1)' "$WORK/out"
 	ok $? "JSON p-value equals scipy's"
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m={x["metric"]: x for x in d["metrics"]}; t=m["workload.pagetest.throughput"]; sys.exit(0 if m["spread_index.twmean"]["better"]=="lower" and m["used_pages.twmean"]["better"] is None and t["better"]=="higher" and abs(t["groups"][0]["hmean"]-3/(1/1000+1/1010+1/990)) < 1e-6 and m["spread_index.twmean"]["groups"][0]["hmean"] is None and m["spread_index.twmean"]["headline"] and not m["spread_index.final"]["headline"] else 1)' "$WORK/out"
+	ok $? "JSON: better direction, harmonic mean of rates, headline flag"
 fi
 rb compare "$WORK/vanilla" "$WORK/patched" --format markdown
-expect_out '^\| run \| `spread_index.twmean` \| Amean \|' "--format markdown"
+expect_out '^\| run \| `spread_index.twmean` \| ratio \| ↓ \| Amean \|' "--format markdown"
+expect_out '^\| run \| `empty_bytes.twmean` \| MiB \| ↑ \| Amean \| 0\.7 ' \
+    "markdown: bytes in MiB, as analyze prints them"
 rb compare "$WORK/vanilla" "$WORK/patched" --alpha 2
 expect_rc 2 "--alpha out of range"
 rb compare "$WORK/nonexistent"

@@ -56,7 +56,7 @@ ok $? "equal groups: every change is 0, none tested, none significant"
 
 rb compare "$WORK/a" "$WORK/b" --all
 expect_rc 0 "compare as text"
-expect_out '^p-value +occupancy\.n0r0\.twmean +same' \
+expect_out '^p-value +occupancy\.n0r0\.twmean +ratio +same' \
     "the p-value column says the groups are the same"
 grep '^Amean' "$WORK/out" | grep -q '\*'
 [ $? -ne 0 ]

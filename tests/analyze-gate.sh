@@ -169,6 +169,47 @@ expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\
 expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
 expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
 
+# --format json: every check with its verdict, reason and figures.
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --format json
+expect_rc 1 "gate --format json: a spreading candidate still fails"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["metric"]: x for x in d["checks"]}
+s, t = c["spread_index.twmean"], c["workload.pagetest.throughput"]
+keys = {"rule", "phase", "metric", "verdict", "reason", "mean", "better",
+        "allowed", "n_baseline", "n_candidate", "baseline_mean",
+        "candidate_mean", "change_pct", "worse_pct", "p_value", "alpha",
+        "message"}
+sys.exit(0 if d["outcome"] == "failed" and d["failed"] == 2 and
+         d["checks_total"] == 3 and len(d["baseline"]) == 3 and
+         all(keys <= set(x) for x in d["checks"]) and
+         s["verdict"] == "failed" and s["rule"] == "spread_index" and
+         s["phase"] == "run" and s["candidate_mean"] == 3 and
+         s["change_pct"] > 150 and s["p_value"] < 0.05 and
+         s["reason"] == "worse than allowed and significant" and
+         t["verdict"] == "passed" and t["mean"] == "harmonic" and
+         d["unit"].startswith("unit: boot") else 1)' "$WORK/out"
+ok $? "JSON: outcome, counts and every check with rule, phase, metric, verdict, reason, means, change, p"
+rb gate --baseline "$WORK/base" --candidate "$WORK/cand" \
+    --rules "$WORK/none.ini" --format json
+expect_rc 2 "gate --format json: a vacuous gate is still not judged"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = d["checks"][0]
+sys.exit(0 if d["outcome"] == "not judged" and d["not_judged"] == 1 and
+         x["verdict"] == "not judged" and x["metric"] == "no_such_metric" and
+         x["reason"].startswith("matches no metric") and
+         x["baseline_mean"] is None and x["p_value"] is None else 1)' \
+    "$WORK/out"
+ok $? "JSON: the unjudged check says why, with no figures"
+rb gate --baseline "$WORK/base" --candidate "$WORK/cand" --rules "$RULES" \
+    --format text
+expect_rc 0 "gate --format text is the default output"
+expect_out '^gate: passed \(3 checks' "with its summary line"
+
 # Runs repeated within one boot count once.
 for i in 0 1 2; do
 	mknoisy "$WORK/oneboot-a/$i" $((800 + i)) 1 run pagetest quick boot-a

@@ -159,8 +159,9 @@ EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
 # Constant series and rounding-sized changes.
-TESTS += tests/analyze-exact.sh tests/analyze-gate.sh
-EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh tests/compare-readable.sh
+EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh \
+	tests/compare-readable.sh
 
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze

@@ -66,6 +66,29 @@ main(void)
 	tap_ok(strchr(text, ',') != NULL, "group names are comma-separated");
 	free(text);
 
+	tap_ok(metrics_better("spread_index.twmean", "ratio") ==
+	    METRICS_BETTER_LOWER && metrics_better("empty_bytes.final",
+	    "bytes") == METRICS_BETTER_HIGHER &&
+	    metrics_better("placement.memhog.regions.twmean", "regions") ==
+	    METRICS_BETTER_LOWER && metrics_better("used_pages.twmean",
+	    "pages") == METRICS_BETTER_NONE, "better: region metrics");
+	tap_ok(metrics_better("workload.w.throughput", "ops/s") ==
+	    METRICS_BETTER_HIGHER && metrics_better("workload.w.wall_s",
+	    "s") == METRICS_BETTER_LOWER && metrics_better(
+	    "workload.w.threads", "threads") == METRICS_BETTER_NONE,
+	    "better: workload rates higher, times lower, counts neither");
+	tap_ok(metrics_is_rate("workload.w.pages_per_s", "pages/s") &&
+	    metrics_is_rate("workload.w.throughput", "ops/s") &&
+	    !metrics_is_rate("workload.w.wall_s", "s"), "rates per second");
+	tap_ok(metrics_compare_shown("spread_index.twmean", "ratio", 1) &&
+	    !metrics_compare_shown("spread_index.final", "ratio", 1) &&
+	    !metrics_compare_shown("occupancy.n0r1.twmean", "ratio", 0) &&
+	    metrics_compare_shown("workload.w.pages_per_s", "pages/s", 1) &&
+	    !metrics_compare_shown("workload.w.pages", "pages", 1) &&
+	    metrics_compare_shown("duration_s", "s", 1) &&
+	    !metrics_compare_shown("samples", "samples", 1),
+	    "the headline set compare prints by default");
+
 	memset(&o, 0, sizeof o);
 	o.test = COMPARE_WELCH;
 	o.alpha = 0.05;
@@ -85,14 +108,27 @@ main(void)
 	tap_ok(strstr(text, "\nphase fill\n") != NULL &&
 	    strstr(text, "(   0.00%)") != NULL,
 	    "text: phase headings, the baseline's change is 0");
-	tap_ok(strstr(text, "same") != NULL && strstr(text, "n<2") == NULL,
-	    "text: a run against itself is the same, not untested");
 	tap_ok(strstr(text, "\nnote: group ") != NULL, "text: the notes");
+	tap_ok(strstr(text, "p-value") == NULL &&
+	    strstr(text, "spread_index.final") == NULL &&
+	    strstr(text, "spread_index.twmean") != NULL,
+	    "text: the headline set, one mean row per metric");
 	free(text);
+	o.all = 1;
+	text = printed(set, &o, P_TEXT);
+	tap_ok(strstr(text, "same") != NULL && strstr(text, "n<2") == NULL,
+	    "text --all: a run against itself is the same, not untested");
+	tap_ok(strstr(text, "spread_index.final") != NULL,
+	    "text --all: every metric");
+	free(text);
+	o.all = 0;
 	text = printed(set, &o, P_MARKDOWN);
-	tap_ok(strstr(text, "| phase | metric | stat |") != NULL &&
-	    strstr(text, " (baseline) |") != NULL &&
+	tap_ok(strstr(text, "| phase | metric | unit | better | stat |") !=
+	    NULL && strstr(text, " (baseline) |") != NULL &&
 	    strstr(text, "| fill | `") != NULL, "markdown: table and rows");
+	tap_ok(strstr(text, "| fill | `samples`") == NULL &&
+	    strstr(text, "| fill | `spread_index.twmean` | ratio | \u2193 | "
+	    "Amean |") != NULL, "markdown: headline rows with unit and arrow");
 	free(text);
 	text = printed(set, &o, P_CSV);
 	tap_ok(strncmp(text, "phase,metric,unit,group,n,mean,", 31) == 0,

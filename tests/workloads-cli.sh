@@ -72,6 +72,19 @@ expect_out '^workload,pagetest,1,pages_per_s,[0-9.e+]+,pages/s$' \
 expect_out '^workload,pagetest,total,vmstat_pgfault,[0-9]+,faults$' \
     "vmstat deltas"
 
+rb workload pagetest --size 8M --threads 2 --format json
+expect_rc 0 "pagetest as JSON"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {(x["thread"], x["metric"]): x for x in d["rows"]}
+sys.exit(0 if d["workload"] == "pagetest" and d["status"] == "done" and
+         d["exit_code"] == 0 and d["progress"] == 1 and
+         d["message"] is None and r[("total", "pages")]["value"] == 2048 and
+         r[("total", "pages")]["unit"] == "pages" and
+         r[(1, "pages_per_s")]["unit"] == "pages/s" else 1)' "$WORK/out"
+ok $? "JSON: status, progress and the rows, total and per thread"
+
 rb workload pagetest --size 4M --threads 1 --cycles 3 --touch random \
     --mlock --thp never --cpu-bind scatter --node 0
 expect_rc 0 "every pagetest option at once"

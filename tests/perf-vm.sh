@@ -1,0 +1,64 @@
+# make perf: the cost of a regionbench vm boot (TCG unless /dev/kvm).
+#   vm_boot_to_command_s   QEMU start to the command starting (vm.json),
+#                          median of 3 boots of tests/vm-kernel's kernel
+#   vm_boot_bare_s         QEMU start to exit for the same kernel (booted
+#                          the same way) and an initramfs that only powers
+#                          off, median of 3
+#   vm_boot_vs_qemu_bare   the first over the second; target <= 1.2
+# Boots are interleaved (ours, bare, ours, ...).  Prints "skipped" lines
+# without QEMU or a kernel.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}" "${REGIONBENCH:=bench/regionbench}"
+kernel=${REGIONBENCH_VM_KERNEL:-}
+for k in "$top_builddir"/tests/vm-kernel/boot/vmlinuz-* \
+    "$top_srcdir"/tests/vm-kernel/boot/vmlinuz-*; do
+	[ -z "$kernel" ] && [ -f "$k" ] && kernel=$k
+done
+if ! command -v qemu-system-x86_64 >/dev/null || [ -z "$kernel" ]; then
+	echo "vm_boot_to_command_s=skipped (no QEMU or no tests/vm-kernel)"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/rbperf.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME="$work/cache"
+export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+
+# The bare guest: busybox as /init, powering off at once.
+mkdir -p "$work/bare/bin"
+cp /bin/busybox "$work/bare/bin/busybox"
+printf '#!/bin/busybox sh\n/bin/busybox poweroff -f\n' >"$work/bare/init"
+chmod 755 "$work/bare/init"
+(cd "$work/bare" && /bin/busybox find . | /bin/busybox cpio -o -H newc \
+    >"$work/bare.cpio" 2>/dev/null)
+accel=tcg
+[ -w /dev/kvm ] && accel=kvm
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+now() {
+	date +%s.%N
+}
+: >"$work/ours"
+: >"$work/bare.t"
+for i in 1 2 3; do
+	"$REGIONBENCH" vm --kernel "$kernel" --quiet --out "$work/o$i" \
+	    -- true >/dev/null 2>&1 || { echo "vm_boot_to_command_s=failed"; exit 1; }
+	sed -n 's/.*"boot_to_command_s": \([0-9.]*\).*/\1/p' \
+	    "$work/o$i/vm.json" >>"$work/ours"
+	boot=$(ls "$XDG_CACHE_HOME"/regionbench/vm/vmlinux-* 2>/dev/null |
+	    head -1)
+	[ -n "$boot" ] || boot=$kernel
+	t0=$(now)
+	qemu-system-x86_64 -nodefaults -no-user-config -display none \
+	    -no-reboot -accel $accel -m 2048M -smp 2 -kernel "$boot" \
+	    -initrd "$work/bare.cpio" -append "console=ttyS0 panic=-1 quiet" \
+	    -serial null </dev/null >/dev/null 2>&1
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$work/bare.t"
+done
+ours=$(median <"$work/ours")
+bare=$(median <"$work/bare.t")
+printf 'vm_boot_to_command_s=%.2f\n' "$ours"
+printf 'vm_boot_bare_s=%.2f\n' "$bare"
+awk -v a="$ours" -v b="$bare" 'BEGIN { printf "vm_boot_vs_qemu_bare=%.2f\n", a / b }'
