@@ -31,7 +31,7 @@ struct sample_settings {
 	char		*replay;
 	char		*out;
 	char		*label;
-	int		 format;	/* enum sample_format, -1: by stdout */
+	int		 format;	/* sample_format; -1: by stdout */
 	int		 quiet;
 };
 
@@ -318,7 +318,8 @@ cmd_sample_exec(int argc, char **argv)
 	sample_watch(&ss, format, tty, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
 	if (set.out != NULL && format > SAMPLE_TEXT)
-		fprintf(stderr, "%s%s\n", set.quiet ? "" : "results: ", set.out);
+		fprintf(stderr, "%s%s\n", set.quiet ? "" : "results: ",
+		    set.out);
 	else if (set.out != NULL) {
 		if (!set.quiet && view.nentries > 0) {
 			printf("# last sample, t=%.3fs, source %s\n", t_s,

@@ -11,7 +11,7 @@
 #include "region-table.h"
 
 #define BAR_WIDTH 20	/* the widest bar */
-#define TABLE_NARROW	0x100	/* no managed column, to fit a terminal */
+#define TABLE_NARROW	0x100	/* no managed column, for a terminal */
 
 /* Append a number, or a dash when unknown, to a line. */
 static void

@@ -38,7 +38,7 @@ struct runner {
 	struct snapshot			 view;
 	uint64_t			 last_show_ns;
 	uint64_t			 last_plain_ns;
-	double				*used;		/* per region, shown */
+	double				*used;	/* per region, shown */
 	int				 used_cap;
 	int				 failed_phases;
 	json_t				*failed;

@@ -28,8 +28,8 @@ struct term_progress {
 	const char	*workload;
 	enum term_state	 state;
 	double		 progress;		/* 0..1 while running */
-	double		 elapsed;		/* seconds in the phase */
-	double		 left;			/* seconds left, <0 unknown */
+	double		 elapsed;		/* seconds in phase */
+	double		 left;			/* <0: unknown */
 };
 
 void	 term_watch_resize(void);

@@ -212,7 +212,7 @@ for n, line in enumerate(lines, 1):
             (int(c["node"]), int(c["region"]), c["zone"]), (r, c)
         assert r["free_pages"] == int(c["free_pages"]), (r, c)
 PY
-	ok $? "CSV parses with one row per region key per sample; JSON lines parse and agree"
+	ok $? "CSV: a row per region key per sample; JSON lines agree"
 else
 	[ "$(wc -l <"$WORK/piped.json")" -eq 2 ] &&
 	    [ "$(wc -l <"$WORK/piped.csv")" -eq $((2 * keys + 1)) ]
