@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@
 #include "region-table.h"
 #include "recording.h"
 #include "session.h"
+#include "sink-csv.h"
 #include "source-cli.h"
+#include "term.h"
 
 struct sample_settings {
 	uint64_t	 interval;
@@ -28,8 +31,18 @@ struct sample_settings {
 	char		*replay;
 	char		*out;
 	char		*label;
+	int		 format;	/* sample_format; -1: by stdout */
 	int		 quiet;
 };
+
+/* What goes on stdout per sample. */
+enum sample_format {
+	SAMPLE_TEXT,		/* the table, refreshing on a terminal */
+	SAMPLE_CSV,		/* samples.csv rows, header first */
+	SAMPLE_JSON		/* one JSON object per line */
+};
+
+static const char *const sample_formats[] = { "text", "csv", "json", NULL };
 
 static const struct opt_def sample_options[] = {
 	{ .name = "interval", .type = OPT_DURATION,
@@ -66,6 +79,12 @@ static const struct opt_def sample_options[] = {
 	  .offset = offsetof(struct sample_settings, label), .arg = "L",
 	  .def = "",
 	  .help = "label stored in meta.json (e.g. vanilla, patched)" },
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct sample_settings, format), .arg = "F",
+	  .choices = sample_formats,
+	  .help = "what stdout gets per sample: the table (text), samples.csv "
+	  "rows (csv) or a JSON object per line (json); default: text on a "
+	  "terminal, csv otherwise" },
 	{ .name = "quiet", .type = OPT_FLAG,
 	  .offset = offsetof(struct sample_settings, quiet),
 	  .help = "print only the results path and errors" },
@@ -77,14 +96,107 @@ static void
 sample_show(const struct snapshot *snap, double t_s, uint64_t seq, int tty,
     const char *source)
 {
-	if (tty)
+	char title[256];
+	int rows, width;
+
+	if (tty) {
+		width = term_size(STDOUT_FILENO, &rows);
+		snprintf(title, sizeof title, "# t=%.3fs sample %llu source %s "
+		    "(Ctrl-C stops)", t_s, (unsigned long long)seq, source);
 		printf("\033[H\033[J");
-	printf("# t=%.3fs sample %llu source %s%s\n", t_s,
-	    (unsigned long long)seq, source, tty ? " (Ctrl-C stops)" : "");
-	region_table_print(stdout, snap, REGION_TABLE_BAR);
-	if (!tty)
+		/* One line short: the cursor's line must not scroll. */
+		region_table_print_fit(stdout, snap, REGION_TABLE_BAR,
+		    width - 1, rows - 1, title);
+	} else {
+		printf("# t=%.3fs sample %llu source %s\n", t_s,
+		    (unsigned long long)seq, source);
+		region_table_print(stdout, snap, REGION_TABLE_BAR);
 		putchar('\n');
+	}
 	fflush(stdout);
+}
+
+/* A JSON number for a count, null when unknown. */
+static json_t *
+sample_json_u64(uint64_t v)
+{
+	return (v == SNAP_UNKNOWN ? json_null() : json_integer((json_int_t)v));
+}
+
+/*
+ * One sample as one line of JSON: its time, number, source and the
+ * samples.csv columns of every region key (null where the CSV is empty).
+ */
+static int
+sample_json(const struct snapshot *snap, double t_s, uint64_t seq,
+    const char *source, char **cause)
+{
+	static const char *const classes[SNAP_USED_NCLASS] = {
+		[SNAP_USED_ANON] = "anon_pages",
+		[SNAP_USED_FILE] = "file_pages",
+		[SNAP_USED_SLAB] = "slab_pages",
+		[SNAP_USED_PGTABLE] = "pgtable_pages",
+		[SNAP_USED_OTHER] = "other_pages",
+	};
+	const struct snap_entry *e;
+	json_t *obj, *regions, *r;
+	char *text;
+	int i, c, rc = 0;
+
+	regions = json_array();
+	for (i = 0; i < snap->nentries; i++) {
+		e = &snap->entries[i];
+		r = json_pack("{s:i, s:i, s:s, s:o, s:o, s:o}", "node", e->node,
+		    "region", e->region, "zone", e->zone, "present_pages",
+		    sample_json_u64(e->present), "free_pages",
+		    sample_json_u64(e->free_pages), "managed_pages",
+		    sample_json_u64(e->managed));
+		for (c = 0; c < SNAP_USED_NCLASS; c++)
+			json_object_set_new(r, classes[c], e->has_used ?
+			    sample_json_u64(e->used[c]) : json_null());
+		json_array_append_new(regions, r);
+	}
+	obj = json_pack("{s:f, s:I, s:s, s:s, s:o}", "t_s", t_s, "sample",
+	    (json_int_t)seq, "phase", "sample", "source", source, "regions",
+	    regions);
+	text = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(obj);
+	if (text == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "stdout: out of memory"));
+	if (printf("%s\n", text) < 0 || fflush(stdout) != 0)
+		rc = fail_with(cause, RB_EXIT_ENV, "stdout: %s",
+		    strerror(errno));
+	free(text);
+	return (rc);
+}
+
+/* One sample on stdout in the chosen format; -1 when stdout is gone. */
+static int
+sample_emit(const struct snapshot *snap, double t_s, uint64_t seq,
+    int format, int tty, const char *source)
+{
+	char *cause = NULL;
+	int rc = 0;
+
+	switch (format) {
+	case SAMPLE_CSV:
+		rc = sink_csv_write_samples(STDOUT_FILENO, snap, t_s, "sample",
+		    seq == 1, &cause);
+		break;
+	case SAMPLE_JSON:
+		rc = sample_json(snap, t_s, seq, source, &cause);
+		break;
+	default:
+		sample_show(snap, t_s, seq, tty, source);
+		break;
+	}
+	if (rc != 0) {
+		if (errno != EPIPE)
+			log_errorx("sample: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
 }
 
 /* The sampler's settings from the options. */
@@ -104,13 +216,14 @@ sample_sampler_config(const struct sample_settings *set,
 }
 
 /*
- * Watch the samples until the sampler ends or a signal comes: the table
- * when nothing is written, else a progress count on a terminal.  Leaves
- * the last sample in view and its time in *t_s.
+ * Watch the samples until the sampler ends, a signal comes or stdout
+ * closes: each sample on stdout when asked (format >= 0), else a
+ * progress count on a terminal.  Leaves the last sample in view and its
+ * time in *t_s.
  */
 static void
-sample_watch(struct session *ss, const struct sample_settings *set,
-    int tty, struct snapshot *view, double *t_s)
+sample_watch(struct session *ss, int format, int tty, struct snapshot *view,
+    double *t_s)
 {
 	const char *source = ss->cfg.src->ops->name;
 	uint64_t seq = 0;
@@ -121,13 +234,15 @@ sample_watch(struct session *ss, const struct sample_settings *set,
 		    t_s, &seq);
 		if (w < 0)
 			break;
-		if (w > 0 && set->out == NULL && !set->quiet)
-			sample_show(view, *t_s, seq, tty, source);
-		else if (w > 0 && tty)
+		if (w > 0 && format >= 0) {
+			if (sample_emit(view, *t_s, seq, format, tty,
+			    source) != 0)
+				break;
+		} else if (w > 0 && tty)
 			fprintf(stderr, "\rsampling: %llu samples, %.1fs",
 			    (unsigned long long)seq, *t_s);
 	}
-	if (tty && set->out != NULL)
+	if (tty && format < 0)
 		fputc('\n', stderr);
 }
 
@@ -146,8 +261,9 @@ cmd_sample_exec(int argc, char **argv)
 	json_t *system;
 	char first[4096], *cause = NULL;
 	double t_s = 0;
-	int first_arg, rc, code, tty, limited;
+	int first_arg, rc, code, tty, limited, format;
 
+	set.format = -1;
 	command_parse_source(&cmd_sample_entry, &set, &cli, argc, argv,
 	    &first_arg);
 	if (first_arg < argc)
@@ -158,6 +274,17 @@ cmd_sample_exec(int argc, char **argv)
 		    "each other");
 	log_set_quiet(set.quiet);
 	tty = isatty(STDOUT_FILENO) && !set.quiet;
+	/*
+	 * Per sample on stdout: as asked, else without --out and --quiet
+	 * the table on a terminal and CSV rows into a pipe or a file.
+	 */
+	format = set.format;
+	if (format < 0 && set.out == NULL && !set.quiet)
+		format = isatty(STDOUT_FILENO) ? SAMPLE_TEXT : SAMPLE_CSV;
+	if (format == SAMPLE_TEXT && set.quiet)
+		format = -1;
+	if (format == SAMPLE_TEXT && tty)
+		term_watch_resize();
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
 	if (set.replay != NULL && (rc = recording_first(set.replay,
@@ -184,13 +311,16 @@ cmd_sample_exec(int argc, char **argv)
 		die(-rc, "sample: %s", cause);
 
 	sample_sampler_config(&set, &cfg);
-	session_catch_signals(0);
+	session_catch_signals(format > SAMPLE_TEXT ? SESSION_NO_SIGPIPE : 0);
 	if ((rc = session_start(&ss, &cfg, NULL, "sample", &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 	snapshot_init(&view);
-	sample_watch(&ss, &set, tty, &view, &t_s);
+	sample_watch(&ss, format, tty, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
-	if (set.out != NULL) {
+	if (set.out != NULL && format > SAMPLE_TEXT)
+		fprintf(stderr, "%s%s\n", set.quiet ? "" : "results: ",
+		    set.out);
+	else if (set.out != NULL) {
 		if (!set.quiet && view.nentries > 0) {
 			printf("# last sample, t=%.3fs, source %s\n", t_s,
 			    src.ops->name);
@@ -209,14 +339,17 @@ cmd_sample_exec(int argc, char **argv)
 const struct command_entry cmd_sample_entry = {
 	.name = "sample",
 	.usage = "[--out DIR] [--interval D] [--count N | --duration D] "
-	    "[--record DIR | --replay DIR] [source options]",
+	    "[--record DIR | --replay DIR] [--format text|csv|json] "
+	    "[source options]",
 	.summary = "record per-region occupancy over time",
 	.description =
 	    "Reads the region source every --interval and writes regions.csv,\n"
 	    "samples.csv, buddy.csv, pagetype.csv, pageblocks.csv, events.csv\n"
-	    "and meta.json into --out.  Without --out it shows a refreshing\n"
-	    "table (plain lines when stdout is not a terminal).  Without\n"
-	    "--count or --duration it runs until interrupted.",
+	    "and meta.json into --out.  Without --out it shows each sample on\n"
+	    "stdout: a refreshing table that fits the terminal, or, when\n"
+	    "stdout is not a terminal, samples.csv rows (--format csv, the\n"
+	    "default there) or one JSON object per line (--format json).\n"
+	    "Without --count or --duration it runs until interrupted.",
 	.options = sample_options,
 	.source_options = source_cli_options,
 	.exec = cmd_sample_exec,

@@ -28,7 +28,8 @@ bench_libbench_a_SOURCES = \
 	bench/sampler.c bench/sampler.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
-	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c
+	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c \
+	bench/term.c bench/term.h
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)

@@ -13,5 +13,7 @@
 #define REGION_TABLE_LAYOUT	0x2	/* show start pfn and spanned */
 
 void	 region_table_print(FILE *f, const struct snapshot *snap, int flags);
+void	 region_table_print_fit(FILE *f, const struct snapshot *snap,
+	     int flags, int width, int height, const char *title);
 
 #endif

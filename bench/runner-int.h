@@ -14,6 +14,7 @@
 #include "runner.h"
 #include "session.h"
 #include "snapshot.h"
+#include "term.h"
 #include "topology.h"
 
 #define RUNNER_POLL_NS		2000000ULL	/* 2 ms: checkpoints <1% late */
@@ -37,14 +38,16 @@ struct runner {
 	struct snapshot			 view;
 	uint64_t			 last_show_ns;
 	uint64_t			 last_plain_ns;
+	double				*used;	/* per region, shown */
+	int				 used_cap;
 	int				 failed_phases;
 	json_t				*failed;
 };
 
 int	 runner_phase(struct runner *r, int index);
 void	 runner_show(struct runner *r, int index,
-	     const struct suite_phase *ph, double progress,
-	     uint64_t phase_start_ns, int force);
+	     const struct suite_phase *ph, enum term_state state,
+	     double progress, uint64_t phase_start_ns, int force);
 void	 runner_name(const struct runner *r, char *buf, size_t len);
 
 #endif

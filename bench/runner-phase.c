@@ -300,7 +300,8 @@ runner_follow(struct runner *r, int index, struct workload_run *run,
 			runner_placement(r, ph, pid);
 			last_place_seq = seq;
 		}
-		runner_show(r, index, ph, progress, phase_start, 0);
+		runner_show(r, index, ph, progress >= 1 - 1e-9 ?
+		    TERM_HOLDING : TERM_RUNNING, progress, phase_start, 0);
 		if (sampler_finished(s)) {
 			workload_stop(run);
 			break;
@@ -317,7 +318,7 @@ runner_phase(struct runner *r, int index)
 	struct sampler *s = &r->session.sampler;
 	struct workload_result res;
 	struct workload_run *run;
-	uint64_t phase_start, settle_end;
+	uint64_t phase_start, settle_start, settle_end;
 	char *cause = NULL;
 	int next_cp = 0;
 
@@ -338,7 +339,7 @@ runner_phase(struct runner *r, int index)
 		return (0);
 	}
 	if (!r->set->quiet && !r->tty)
-		runner_show(r, index, ph, 0, phase_start, 1);
+		runner_show(r, index, ph, TERM_RUNNING, 0, phase_start, 1);
 	runner_follow(r, index, run, phase_start, &next_cp);
 	workload_wait(run, &res);
 	/* Checkpoints reached only at the very end (the process is gone). */
@@ -347,13 +348,15 @@ runner_phase(struct runner *r, int index)
 	runner_record_result(r, ph, &res);
 	workload_result_free(&res);
 	workload_run_free(run);
-	if (r->tty && !r->set->quiet)
-		runner_show(r, index, ph, 1, phase_start, 1);
-
-	settle_end = units_now_ns() + ph->settle_ns;
+	settle_start = units_now_ns();
+	settle_end = settle_start + ph->settle_ns;
+	if (r->tty || ph->settle_ns > 0)
+		runner_show(r, index, ph, TERM_SETTLING, 1, settle_start, 1);
 	while (session_signal() == 0 && units_now_ns() < settle_end &&
-	    !sampler_finished(s))
+	    !sampler_finished(s)) {
+		runner_show(r, index, ph, TERM_SETTLING, 1, settle_start, 0);
 		runner_nap(10 * RUNNER_POLL_NS);
+	}
 	sampler_event(s, "phase_end", ph->name);
 	if (r->tty && !r->set->quiet)
 		fputc('\n', stderr);

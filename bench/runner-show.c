@@ -1,12 +1,15 @@
 /*
  * The runner's progress on stderr: a refreshing line on a terminal (suite,
- * repetition, phase, progress, time left and one glyph per region), or a
- * plain line every 10 s when stderr is a file.
+ * repetition, phase and its state, progress, time left and the regions,
+ * bench/term.c), or a plain line every 10 s when stderr is a file.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "log.h"
 #include "runner-int.h"
 #include "units.h"
 
@@ -24,16 +27,14 @@ runner_name(const struct runner *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->suite->name);
 }
 
-/* One glyph per region from empty to full, for the progress line. */
-static void
-runner_glyphs(const struct snapshot *snap, char *buf, size_t len)
+/* Each region's used fraction (<0 unknown) into r->used; returns how many. */
+static int
+runner_used(struct runner *r, const struct snapshot *snap)
 {
-	static const char levels[] = " .:-=+*#%@";
 	uint64_t present, used;
-	size_t n = 0;
-	int i, j;
+	int i, j, n = 0;
 
-	for (i = 0; i < snap->nentries && n + 1 < len; i = j) {
+	for (i = 0; i < snap->nentries; i = j) {
 		present = used = 0;
 		for (j = i; j < snap->nentries &&
 		    snap->entries[j].node == snap->entries[i].node &&
@@ -42,31 +43,43 @@ runner_glyphs(const struct snapshot *snap, char *buf, size_t len)
 				present += snap->entries[j].present;
 			used += snap_entry_used(&snap->entries[j]);
 		}
-		buf[n++] = present == 0 ? '?' : levels[(int)(9.0 *
-		    (double)used / (double)present + 0.5)];
+		if (n == r->used_cap) {
+			r->used_cap = r->used_cap == 0 ? 64 : 2 * r->used_cap;
+			r->used = xreallocarray(r->used, (size_t)r->used_cap,
+			    sizeof *r->used);
+		}
+		r->used[n++] = present == 0 ? -1 : (double)used /
+		    (double)present;
 	}
-	buf[n] = '\0';
+	return (n);
 }
 
 /*
  * Seconds left in the suite from phase index on, or -1 when unknown (a
- * phase of fixed work whose progress is too small to extrapolate).
+ * phase of fixed work whose progress is too small to extrapolate, or that
+ * holds its memory for a time the runner does not know).  While settling,
+ * elapsed counts from the end of the workload.
  */
 static double
-runner_left(const struct runner *r, int index, double progress,
-    double elapsed)
+runner_left(const struct runner *r, int index, enum term_state state,
+    double progress, double elapsed)
 {
 	const struct suite_phase *ph = &r->suite->phases[index];
 	double left = -1;
 	int i;
 
-	if (ph->duration_ns > 0)
-		left = (double)ph->duration_ns / 1e9 - elapsed;
-	else if (progress > 0.02)
-		left = elapsed * (1 - progress) / progress;
-	if (left < 0)
+	if (state == TERM_SETTLING)
+		left = (double)ph->settle_ns / 1e9 - elapsed;
+	else if (ph->duration_ns > 0)
+		left = (double)ph->duration_ns / 1e9 - elapsed +
+		    (double)ph->settle_ns / 1e9;
+	else if (state == TERM_RUNNING && progress > 0.02)
+		left = elapsed * (1 - progress) / progress +
+		    (double)ph->settle_ns / 1e9;
+	if (left < 0 && !(state == TERM_SETTLING && left > -1))
 		return (-1);
-	left += (double)ph->settle_ns / 1e9;
+	if (left < 0)
+		left = 0;
 	for (i = index + 1; i < r->suite->nphases; i++) {
 		if (r->suite->phases[i].duration_ns == 0)
 			return (-1);
@@ -76,14 +89,19 @@ runner_left(const struct runner *r, int index, double progress,
 	return (left);
 }
 
-/* Show progress: a refreshing line on a terminal, a line per 10 s else. */
+/*
+ * Show progress: a refreshing line that fits the terminal, or a line per
+ * 10 s (80 columns) when stderr is a file.
+ */
 void
 runner_show(struct runner *r, int index, const struct suite_phase *ph,
-    double progress, uint64_t phase_start_ns, int force)
+    enum term_state state, double progress, uint64_t phase_start_ns,
+    int force)
 {
 	uint64_t now = units_now_ns();
-	double elapsed = (double)(now - phase_start_ns) / 1e9, left;
-	char glyphs[256] = "", eta[32], name[96];
+	struct term_progress tp;
+	char line[2048];
+	int n = 0, width;
 
 	if (r->set->quiet)
 		return;
@@ -91,24 +109,32 @@ runner_show(struct runner *r, int index, const struct suite_phase *ph,
 		return;
 	if (!r->tty && !force && now - r->last_plain_ns < RUNNER_PLAIN_NS)
 		return;
-	if ((left = runner_left(r, index, progress, elapsed)) >= 0)
-		snprintf(eta, sizeof eta, "~%.0fs left", left);
-	else
-		snprintf(eta, sizeof eta, "time left unknown");
+	memset(&tp, 0, sizeof tp);
+	tp.suite = r->suite->name;
+	tp.rep = r->rep + 1;
+	tp.nreps = r->nreps;
+	tp.phase = index + 1;
+	tp.nphases = r->suite->nphases;
+	tp.phase_name = ph->name;
+	tp.workload = ph->workload;
+	tp.state = state;
+	tp.progress = progress;
+	tp.elapsed = (double)(now - phase_start_ns) / 1e9;
+	tp.left = runner_left(r, index, state, progress, tp.elapsed);
 	if (sampler_wait_sample(&r->session.sampler, 0, 0, &r->view, NULL,
 	    NULL) > 0)
-		runner_glyphs(&r->view, glyphs, sizeof glyphs);
-	runner_name(r, name, sizeof name);
+		n = runner_used(r, &r->view);
 	if (r->tty) {
-		fprintf(stderr, "\r\033[K%s phase %d/%d %s %3.0f%% %.1fs %s "
-		    "[%s]", name, index + 1, r->suite->nphases, ph->workload,
-		    100 * progress, elapsed, eta, glyphs);
+		/* One column short: no terminal wraps the line early. */
+		width = term_size(STDERR_FILENO, NULL) - 1;
+		term_progress_line(line, sizeof line, width, 0, &tp, r->used,
+		    n);
+		fprintf(stderr, "\r\033[K%s", line);
 		r->last_show_ns = now;
 	} else {
-		fprintf(stderr, "%s: phase %d/%d %s (%s) %3.0f%% %.1fs %s "
-		    "regions [%s]\n", name, index + 1, r->suite->nphases,
-		    ph->name, ph->workload, 100 * progress, elapsed, eta,
-		    glyphs);
+		term_progress_line(line, sizeof line, TERM_DEFAULT_WIDTH, 1,
+		    &tp, r->used, n);
+		fprintf(stderr, "%s\n", line);
 		r->last_plain_ns = now;
 	}
 	fflush(stderr);

@@ -300,6 +300,8 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	r.suite = suite;
 	r.set = set;
 	r.tty = isatty(STDERR_FILENO);
+	if (r.tty)
+		term_watch_resize();
 	r.nreps = set->repeat > 0 ? (int)set->repeat : (int)suite->repeat;
 	snapshot_init(&r.view);
 
@@ -332,5 +334,6 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (r.have_topo)
 		topology_free(&r.topo);
 	snapshot_free(&r.view);
+	free(r.used);
 	return (code);
 }

@@ -404,6 +404,28 @@ sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 }
 
 /*
+ * samples.csv rows of one snapshot on an open descriptor (a pipe, say),
+ * its header first when asked: the same columns and quoting as the file.
+ */
+int
+sink_csv_write_samples(int fd, const struct snapshot *snap, double t_s,
+    const char *phase, int header, char **cause)
+{
+	struct sink_file f = { .fd = fd };
+	int i, rc = 0;
+
+	if (header)
+		sink_printf(&f, "%s\n", csv_schema_table(CSV_SAMPLES)->header);
+	for (i = 0; i < snap->nentries; i++)
+		sink_samples_row(&f, t_s, phase, &snap->entries[i]);
+	if (f.len > 0 && atomic_write_all(fd, f.buf, f.len) == -1)
+		rc = fail_with(cause, RB_EXIT_ENV, "write: %s",
+		    strerror(errno));
+	free(f.buf);
+	return (rc);
+}
+
+/*
  * Add an event row (not flushed until the next flush or sample).  Rows
  * never go back in time: a sample that began before an event written in
  * the meantime (a slow scan across a phase_start) has its warnings stamped

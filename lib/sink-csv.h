@@ -40,6 +40,8 @@ struct sink_csv {
 int	 sink_csv_open(struct sink_csv *sink, const char *dir, char **cause);
 int	 sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 	     double t_s, const char *phase, int with_buddy, char **cause);
+int	 sink_csv_write_samples(int fd, const struct snapshot *snap,
+	     double t_s, const char *phase, int header, char **cause);
 int	 sink_csv_event(struct sink_csv *sink, double t_s, const char *event,
 	     const char *detail, const char *phase, char **cause);
 int	 sink_csv_placement(struct sink_csv *sink, double t_s,

@@ -58,7 +58,7 @@ expect_out() {
 }
 
 # wait_for WHAT COMMAND...: run COMMAND every 50 ms until it succeeds, for
-# at most $WAIT_LIMIT seconds (default 60: generous, for loaded machines
+# at most $WAIT_LIMIT seconds (default 180: generous, for loaded machines
 # and sanitizer builds).  Returns 1 with a diagnostic naming WHAT when the
 # time is up.  Tests wait for the state they mean to interrupt this way,
 # never with a fixed sleep.
@@ -68,8 +68,8 @@ wait_for() {
 	wf_i=0
 	while ! "$@"; do
 		wf_i=$((wf_i + 1))
-		if [ $wf_i -ge $((${WAIT_LIMIT:-60} * 20)) ]; then
-			diag "gave up after ${WAIT_LIMIT:-60} s waiting for $wf_what"
+		if [ $wf_i -ge $((${WAIT_LIMIT:-180} * 20)) ]; then
+			diag "gave up after ${WAIT_LIMIT:-180} s waiting for $wf_what"
 			return 1
 		fi
 		sleep 0.05

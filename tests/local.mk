@@ -32,7 +32,13 @@ tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
 tests_t_vmstat_SOURCES = tests/t-vmstat.c
 tests_t_vmstat_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/cli-basics.sh \
+check_PROGRAMS += tests/t-term
+tests_t_term_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/bench
+tests_t_term_SOURCES = tests/t-term.c
+tests_t_term_LDADD = $(TEST_LIBS)
+
+TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term \
+	tests/cli-basics.sh \
 	tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/registries.sh
 
@@ -194,8 +200,8 @@ CLEANFILES += tests/perf-chart
 
 
 # ---- runner: run, suites, signals, verify.
-TESTS += tests/runner-cli.sh
-EXTRA_DIST += tests/runner-cli.sh
+TESTS += tests/runner-cli.sh tests/term-cli.sh
+EXTRA_DIST += tests/runner-cli.sh tests/term-cli.sh
 
 
 # ---- hardening

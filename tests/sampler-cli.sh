@@ -167,4 +167,62 @@ awk -F, -v ncpu="$ncpu" '
 	}' "$WORK/before" "$WORK/after" "$WORK/livez/samples.csv"
 ok $? "live free pages match /proc/zoneinfo read around the run"
 
+# Piped output: samples.csv rows (the default off a terminal) and JSON lines.
+fx="$FIXTURES/6.18"
+rb sample --count 2 --interval 10ms --proc "$fx" --out "$WORK/pipe-ref" --quiet
+expect_rc 0 "sample --out for the piped output's reference"
+rb sample --count 2 --interval 10ms --proc "$fx"
+expect_rc 0 "sample --count 2 into a file"
+cp "$WORK/out" "$WORK/piped-default.csv"
+rb sample --count 2 --interval 10ms --proc "$fx" --format csv
+expect_rc 0 "sample --count 2 --format csv"
+cp "$WORK/out" "$WORK/piped.csv"
+cut -d, -f2- "$WORK/piped.csv" >"$WORK/piped.rest"
+cut -d, -f2- "$WORK/piped-default.csv" | cmp -s - "$WORK/piped.rest"
+ok $? "off a terminal, sample writes CSV unless told otherwise"
+! grep -q '^#\|used%' "$WORK/piped.csv"
+ok $? "no human table in the CSV"
+# Same header and rows as samples.csv, times aside (a fixture stays put).
+cut -d, -f2- "$WORK/pipe-ref/samples.csv" >"$WORK/ref.rest"
+[ "$(head -1 "$WORK/piped.csv")" = "$(head -1 "$WORK/pipe-ref/samples.csv")" ]
+ok $? "CSV header is samples.csv's"
+cmp -s "$WORK/piped.rest" "$WORK/ref.rest"
+ok $? "CSV rows are samples.csv's rows"
+rb sample --count 2 --interval 10ms --proc "$fx" --format json
+expect_rc 0 "sample --count 2 --format json"
+cp "$WORK/out" "$WORK/piped.json"
+keys=$(($(wc -l <"$WORK/pipe-ref/regions.csv") - 1))
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$WORK/piped.csv" "$WORK/piped.json" "$keys" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+keys = int(sys.argv[3])
+assert len(rows) == 2 * keys, ("csv rows", len(rows), keys)
+assert len({r["t_s"] for r in rows}) == 2, "two sample times"
+for r in rows:
+    int(r["present_pages"]), int(r["free_pages"]), float(r["t_s"])
+    assert r["phase"] == "sample"
+lines = open(sys.argv[2]).read().splitlines()
+assert len(lines) == 2, ("json lines", len(lines))
+for n, line in enumerate(lines, 1):
+    o = json.loads(line)
+    assert o["sample"] == n and len(o["regions"]) == keys, o
+    for r, c in zip(o["regions"], rows[(n - 1) * keys:n * keys]):
+        assert (r["node"], r["region"], r["zone"]) == \
+            (int(c["node"]), int(c["region"]), c["zone"]), (r, c)
+        assert r["free_pages"] == int(c["free_pages"]), (r, c)
+PY
+	ok $? "CSV: a row per region key per sample; JSON lines agree"
+else
+	[ "$(wc -l <"$WORK/piped.json")" -eq 2 ] &&
+	    [ "$(wc -l <"$WORK/piped.csv")" -eq $((2 * keys + 1)) ]
+	ok $? "CSV has one row per region key per sample, JSON one line per sample"
+fi
+rb sample --count 1 --proc "$fx" --format yaml
+expect_rc 2 "sample --format yaml is refused"
+# A closed pipe ends sample quietly.
+"$REGIONBENCH" sample --interval 10ms --proc "$fx" --format json 2>"$WORK/err" | head -1 >/dev/null
+! grep -q . "$WORK/err"
+ok $? "a closed pipe ends sample without a message"
+
 done_testing

@@ -1,0 +1,218 @@
+/*
+ * Terminal size and the progress line.  The size is asked once, then
+ * again only after a SIGWINCH (the handler only sets a flag); a stream
+ * that is not a terminal, or a terminal that does not say, is 80x24.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "term.h"
+
+static volatile sig_atomic_t term_resized = 1;
+
+/* SIGWINCH: ask the size again before the next line. */
+static void
+term_on_winch(int sig)
+{
+	(void)sig;
+	term_resized = 1;
+}
+
+/* Follow the terminal's size changes. */
+void
+term_watch_resize(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = term_on_winch;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
+}
+
+/* Columns (and rows into *rows) of the terminal on fd. */
+int
+term_size(int fd, int *rows)
+{
+	static int cols = TERM_DEFAULT_WIDTH, lines = TERM_DEFAULT_HEIGHT;
+	static int asked_fd = -1;
+	struct winsize ws;
+
+	if (term_resized || asked_fd != fd) {
+		term_resized = 0;
+		asked_fd = fd;
+		cols = TERM_DEFAULT_WIDTH;
+		lines = TERM_DEFAULT_HEIGHT;
+		if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0) {
+			if (ws.ws_col > 0)
+				cols = ws.ws_col;
+			if (ws.ws_row > 0)
+				lines = ws.ws_row;
+		}
+	}
+	if (rows != NULL)
+		*rows = lines;
+	return (cols);
+}
+
+/*
+ * One glyph per region, from empty to full, in at most width glyphs: when
+ * they do not fit, each glyph stands for the mean of several regions.
+ * used[i] is a region's used fraction, <0 when unknown ('?').  Returns the
+ * regions per glyph.
+ */
+int
+term_fold(const double *used, int n, int width, char *buf, size_t len)
+{
+	static const char levels[] = " .:-=+*#%@";
+	double sum;
+	size_t out = 0;
+	int per, i, j, known;
+
+	if (width < 1)
+		width = 1;
+	per = n <= width ? 1 : (n + width - 1) / width;
+	for (i = 0; i < n && out + 1 < len; i += per) {
+		sum = 0;
+		known = 0;
+		for (j = i; j < n && j < i + per; j++) {
+			if (used[j] >= 0) {
+				sum += used[j] > 1 ? 1 : used[j];
+				known++;
+			}
+		}
+		buf[out++] = known == 0 ? '?' :
+		    levels[(int)(9.0 * sum / known + 0.5)];
+	}
+	if (len > 0)
+		buf[out < len ? out : len - 1] = '\0';
+	return (per);
+}
+
+/* The word of a state. */
+static const char *
+term_state_name(enum term_state state)
+{
+	switch (state) {
+	case TERM_HOLDING:
+		return ("holding");
+	case TERM_SETTLING:
+		return ("settling");
+	default:
+		return ("running");
+	}
+}
+
+/*
+ * The regions in at most room columns: "[glyphs]" and, when they are
+ * folded, " (N per glyph)"; empty when fewer than TERM_MIN_GLYPHS fit.
+ */
+static void
+term_strip(char *buf, size_t len, int room, const double *used, int n)
+{
+	char glyphs[1024], note[32];
+	int avail, per;
+
+	buf[0] = '\0';
+	avail = room - 2;
+	if (n > avail) {
+		/* The note's width with the fold it will need. */
+		snprintf(note, sizeof note, " (%d per glyph)", n);
+		avail -= (int)strlen(note);
+	}
+	if (avail > (int)sizeof glyphs - 1)
+		avail = (int)sizeof glyphs - 1;
+	if (n == 0 || avail < (n < TERM_MIN_GLYPHS ? n : TERM_MIN_GLYPHS))
+		return;
+	per = term_fold(used, n, avail, glyphs, sizeof glyphs);
+	if (per > 1)
+		snprintf(note, sizeof note, " (%d per glyph)", per);
+	else
+		note[0] = '\0';
+	snprintf(buf, len, "[%s]%s", glyphs, note);
+}
+
+/*
+ * The progress line in at most width columns.  On a terminal (plain 0):
+ * one line, the workload's name left out when the regions need the room,
+ * the regions left out when fewer than TERM_MIN_GLYPHS fit, the text cut
+ * at the width when even that does not fit.  For a file (plain 1): the
+ * phase's name too, and the regions on a second line when they do not fit
+ * on the first.
+ */
+void
+term_progress_line(char *buf, size_t len, int width, int plain,
+    const struct term_progress *tp, const double *used, int n)
+{
+	char text[512], when[64], eta[32], strip[1200];
+	const char *state = term_state_name(tp->state);
+	int room;
+
+	if (width < 1)
+		width = 1;
+	if (tp->state == TERM_RUNNING)
+		snprintf(when, sizeof when, "%.0f%% %.0fs", 100 * tp->progress,
+		    tp->elapsed);
+	else
+		snprintf(when, sizeof when, "%.0fs", tp->elapsed);
+	if (tp->left >= 0)
+		snprintf(eta, sizeof eta, " ~%.0fs left", tp->left);
+	else if (tp->state == TERM_RUNNING)
+		snprintf(eta, sizeof eta, " time left unknown");
+	else
+		eta[0] = '\0';
+
+	if (plain) {
+		snprintf(text, sizeof text, "%s rep %d/%d: phase %d/%d %s (%s) "
+		    "%s %s%s", tp->suite, tp->rep, tp->nreps, tp->phase,
+		    tp->nphases, tp->phase_name, tp->workload, state, when,
+		    eta);
+		if ((int)strlen(text) > width)
+			snprintf(text, sizeof text, "rep %d/%d phase %d/%d %s "
+			    "%s", tp->rep, tp->nreps, tp->phase, tp->nphases,
+			    state, when);
+		room = width - (int)strlen(text) - 9;	/* " regions " */
+		term_strip(strip, sizeof strip, room, used, n);
+		if (strip[0] != '\0' && (n <= TERM_MIN_GLYPHS ||
+		    strstr(strip, "per glyph") == NULL)) {
+			snprintf(buf, len, "%s regions %s", text, strip);
+			return;
+		}
+		term_strip(strip, sizeof strip, width - 10, used, n);
+		if (strip[0] == '\0')
+			snprintf(buf, len, "%.*s", width, text);
+		else
+			snprintf(buf, len, "%.*s\n  regions %s", width, text,
+			    strip);
+		return;
+	}
+	snprintf(text, sizeof text, "%s rep %d/%d phase %d/%d %s %s %s%s",
+	    tp->suite, tp->rep, tp->nreps, tp->phase, tp->nphases,
+	    tp->workload, state, when, eta);
+	room = width - (int)strlen(text) - 1;
+	term_strip(strip, sizeof strip, room, used, n);
+	if (strip[0] == '\0' || strstr(strip, "per glyph") != NULL) {
+		/* Without the workload's name: more room for the regions. */
+		snprintf(text, sizeof text, "%s rep %d/%d phase %d/%d %s %s%s",
+		    tp->suite, tp->rep, tp->nreps, tp->phase, tp->nphases,
+		    state, when, eta);
+		room = width - (int)strlen(text) - 1;
+		term_strip(strip, sizeof strip, room, used, n);
+	}
+	if ((int)strlen(text) > width) {
+		/* A narrow terminal: where the run is, and its state. */
+		snprintf(text, sizeof text, "rep %d/%d phase %d/%d %s %s",
+		    tp->rep, tp->nreps, tp->phase, tp->nphases, state, when);
+		strip[0] = '\0';
+	}
+	if (strip[0] == '\0')
+		snprintf(buf, len, "%.*s", width, text);
+	else
+		snprintf(buf, len, "%s %s", text, strip);
+}
