@@ -509,34 +509,13 @@ vm_make_facts(struct vm_boot *b, char **argv, int argc)
 	free(now);
 }
 
-/* The QEMU command line. */
-static char **
-vm_qemu_argv(struct vm_boot *b, int outfd)
+/* Append the NUMA nodes' memory and CPUs to av at n; the new n. */
+static int
+vm_qemu_numa(const struct vm_settings *set, char **av, int n)
 {
-	const struct vm_settings *set = b->set;
-	char **av = xcalloc(64 + 4 * set->nodes, sizeof *av);
-	char *e;
-	long i, first, last;
 	uint64_t per = set->memory / set->nodes;
-	int n = 0;
+	long i, first, last;
 
-	av[n++] = xstrdup(b->qemu);
-	av[n++] = xstrdup("-nodefaults");
-	av[n++] = xstrdup("-no-user-config");
-	av[n++] = xstrdup("-display");
-	av[n++] = xstrdup("none");
-	av[n++] = xstrdup("-no-reboot");
-	av[n++] = xstrdup("-accel");
-	av[n++] = xstrdup(b->accel);
-	if (strcmp(b->accel, "kvm") == 0) {
-		av[n++] = xstrdup("-cpu");
-		av[n++] = xstrdup("host");
-	}
-	av[n++] = xstrdup("-m");
-	av[n++] = xasprintf("%lluM",
-	    (unsigned long long)(set->memory >> 20));
-	av[n++] = xstrdup("-smp");
-	av[n++] = xasprintf("%ld", set->cpus);
 	for (i = 0; set->nodes > 1 && i < set->nodes; i++) {
 		av[n++] = xstrdup("-object");
 		av[n++] = xasprintf("memory-backend-ram,id=m%ld,size=%lluM",
@@ -556,6 +535,36 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 			av[n++] = xasprintf("node,nodeid=%ld,memdev=m%ld", i,
 			    i);
 	}
+	return (n);
+}
+
+/* The QEMU command line. */
+static char **
+vm_qemu_argv(struct vm_boot *b, int outfd)
+{
+	const struct vm_settings *set = b->set;
+	char **av = xcalloc(64 + 4 * set->nodes, sizeof *av);
+	char *e;
+	int n = 0;
+
+	av[n++] = xstrdup(b->qemu);
+	av[n++] = xstrdup("-nodefaults");
+	av[n++] = xstrdup("-no-user-config");
+	av[n++] = xstrdup("-display");
+	av[n++] = xstrdup("none");
+	av[n++] = xstrdup("-no-reboot");
+	av[n++] = xstrdup("-accel");
+	av[n++] = xstrdup(b->accel);
+	if (strcmp(b->accel, "kvm") == 0) {
+		av[n++] = xstrdup("-cpu");
+		av[n++] = xstrdup("host");
+	}
+	av[n++] = xstrdup("-m");
+	av[n++] = xasprintf("%lluM",
+	    (unsigned long long)(set->memory >> 20));
+	av[n++] = xstrdup("-smp");
+	av[n++] = xasprintf("%ld", set->cpus);
+	n = vm_qemu_numa(set, av, n);
 	av[n++] = xstrdup("-kernel");
 	av[n++] = xstrdup(b->boot);
 	av[n++] = xstrdup("-initrd");
