@@ -246,6 +246,42 @@ sample_watch(struct session *ss, int format, int tty, struct snapshot *view,
 		fputc('\n', stderr);
 }
 
+/*
+ * What is printed per sample on stdout: the format asked for, else
+ * without --out and --quiet the table on a terminal and CSV rows into a
+ * pipe or a file; -1 for nothing.
+ */
+static int
+sample_output_format(const struct sample_settings *set)
+{
+	int format = set->format;
+
+	if (format < 0 && set->out == NULL && !set->quiet)
+		format = isatty(STDOUT_FILENO) ? SAMPLE_TEXT : SAMPLE_CSV;
+	if (format == SAMPLE_TEXT && set->quiet)
+		format = -1;
+	return (format);
+}
+
+/* After sampling into --out: the last sample's table and where it went. */
+static void
+sample_print_end(const struct sample_settings *set, int format,
+    const struct snapshot *view, double t_s, const char *source)
+{
+	if (set->out == NULL)
+		return;
+	if (format > SAMPLE_TEXT) {
+		fprintf(stderr, "%s%s\n", set->quiet ? "" : "results: ",
+		    set->out);
+		return;
+	}
+	if (!set->quiet && view->nentries > 0) {
+		printf("# last sample, t=%.3fs, source %s\n", t_s, source);
+		region_table_print(stdout, view, REGION_TABLE_BAR);
+	}
+	printf("%s%s\n", set->quiet ? "" : "results: ", set->out);
+}
+
 /* regionbench sample. */
 static int
 cmd_sample_exec(int argc, char **argv)
@@ -274,15 +310,7 @@ cmd_sample_exec(int argc, char **argv)
 		    "each other");
 	log_set_quiet(set.quiet);
 	tty = isatty(STDOUT_FILENO) && !set.quiet;
-	/*
-	 * Per sample on stdout: as asked, else without --out and --quiet
-	 * the table on a terminal and CSV rows into a pipe or a file.
-	 */
-	format = set.format;
-	if (format < 0 && set.out == NULL && !set.quiet)
-		format = isatty(STDOUT_FILENO) ? SAMPLE_TEXT : SAMPLE_CSV;
-	if (format == SAMPLE_TEXT && set.quiet)
-		format = -1;
+	format = sample_output_format(&set);
 	if (format == SAMPLE_TEXT && tty)
 		term_watch_resize();
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
@@ -317,17 +345,7 @@ cmd_sample_exec(int argc, char **argv)
 	snapshot_init(&view);
 	sample_watch(&ss, format, tty, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
-	if (set.out != NULL && format > SAMPLE_TEXT)
-		fprintf(stderr, "%s%s\n", set.quiet ? "" : "results: ",
-		    set.out);
-	else if (set.out != NULL) {
-		if (!set.quiet && view.nentries > 0) {
-			printf("# last sample, t=%.3fs, source %s\n", t_s,
-			    src.ops->name);
-			region_table_print(stdout, &view, REGION_TABLE_BAR);
-		}
-		printf("%s%s\n", set.quiet ? "" : "results: ", set.out);
-	}
+	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);
 	json_decref(system);
 	source_close(&src);
