@@ -320,7 +320,7 @@ runner_phase(struct runner *r, int index)
 	struct workload_run *run;
 	uint64_t phase_start, settle_start, settle_end;
 	char *cause = NULL;
-	int next_cp = 0;
+	int next_cp = 0, rc;
 
 	runner_prepare_phase(r, ph);
 	sampler_set_phase(s, ph->name);
@@ -329,7 +329,10 @@ runner_phase(struct runner *r, int index)
 	/* Checkpoints at 0% are taken before the workload exists. */
 	runner_checkpoints_upto(r, ph, 0, 0, &next_cp);
 	phase_start = units_now_ns();
-	if (workload_start(run, &cause) != 0) {
+	sampler_hold(s);
+	rc = workload_start(run, &cause);
+	sampler_release(s);
+	if (rc != 0) {
 		sampler_event(s, "failed", cause);
 		log_errorx("phase %s: %s", ph->name, cause);
 		free(cause);

@@ -172,8 +172,10 @@ sampler_main(void *arg)
 		if (turn < 0)
 			break;
 		if (turn > 0) {
-			if ((rc = sampler_checkpoint(s, i, event, detail,
-			    &cause)) <= 0)
+			pthread_mutex_lock(&s->busy);
+			rc = sampler_checkpoint(s, i, event, detail, &cause);
+			pthread_mutex_unlock(&s->busy);
+			if (rc <= 0)
 				break;
 			rc = 0;
 			continue;
@@ -181,7 +183,10 @@ sampler_main(void *arg)
 		now = units_now_ns();
 		if (end > 0 && now > end + s->cfg.interval_ns / 2)
 			break;
-		if ((rc = sampler_step(s, i, NULL, NULL, &cause)) <= 0)
+		pthread_mutex_lock(&s->busy);
+		rc = sampler_step(s, i, NULL, NULL, &cause);
+		pthread_mutex_unlock(&s->busy);
+		if (rc <= 0)
 			break;
 		rc = 0;
 		deadline += s->cfg.interval_ns;
@@ -229,6 +234,7 @@ sampler_start(struct sampler *s, const struct sampler_config *cfg,
 	snapshot_init(&s->work);
 	snapshot_init(&s->latest);
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->busy, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -401,4 +407,25 @@ sampler_stop(struct sampler *s, char **cause)
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	return (rc);
+}
+
+/*
+ * Keep the sampler thread between samples until sampler_release: the
+ * runner forks its workloads under this, so that no lock the sampler takes
+ * while sampling (the allocator's among them, which a sanitizer build's
+ * child was seen to wait on for ever) is held in the child at fork time.
+ */
+void
+sampler_hold(struct sampler *s)
+{
+	if (s->started)
+		pthread_mutex_lock(&s->busy);
+}
+
+/* Let the sampler thread take samples again. */
+void
+sampler_release(struct sampler *s)
+{
+	if (s->started)
+		pthread_mutex_unlock(&s->busy);
 }

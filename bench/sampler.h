@@ -36,6 +36,7 @@ struct sampler {
 	pthread_mutex_t	 lock;
 	pthread_cond_t	 cond;		/* signalled after each sample */
 	pthread_cond_t	 wake;		/* wakes the sampler early */
+	pthread_mutex_t	 busy;		/* held while a sample is taken */
 
 	struct snapshot	 work;		/* the thread's own */
 	struct snapshot	 latest;	/* copy for readers, under lock */
@@ -71,5 +72,7 @@ int	 sampler_stop(struct sampler *s, char **cause);
 struct sink_csv *sampler_sink_lock(struct sampler *s);
 void	 sampler_sink_unlock(struct sampler *s);
 int	 sampler_finished(struct sampler *s);
+void	 sampler_hold(struct sampler *s);
+void	 sampler_release(struct sampler *s);
 
 #endif
