@@ -161,8 +161,9 @@ cmd_placement_exec(int argc, char **argv)
 		    argv[first]);
 	if (s.pid.n == 0)
 		die(RB_EXIT_INPUT, "placement: give at least one --pid PID");
-	res = cmd_placement_pids(&s);
+	/* The map first: a bad one dies before the results exist. */
 	cmd_placement_map(&s, &map);
+	res = cmd_placement_pids(&s);
 	placement_init(&pl, s.proc, &map);
 	for (i = 0; i < s.pid.n; i++) {
 		pid = res[i].pid;

@@ -157,12 +157,24 @@ sampler_main(void *arg)
 	char *cause = NULL, event[32], detail[128];
 	int rc = 0, turn;
 
+	/*
+	 * A new thread's first allocations refill its empty cache from the
+	 * allocator's shared lists under their locks; binding allocates.
+	 * Do that under busy and tell sampler_start when it is over, so a
+	 * fork under sampler_hold never copies one of those locks held.
+	 */
+	pthread_mutex_lock(&s->busy);
 	if (s->cfg.cpu >= 0 && s->topology != NULL &&
 	    topology_bind_self(s->topology, s->cfg.cpu, &cause) != 0) {
 		/* Binding is an optimisation: go on unbound. */
 		free(cause);
 		cause = NULL;
 	}
+	pthread_mutex_unlock(&s->busy);
+	pthread_mutex_lock(&s->lock);
+	s->ready = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
 	if (s->cfg.duration_ns > 0)
 		end = s->t0_ns + s->cfg.duration_ns;
 	deadline = s->t0_ns + s->cfg.interval_ns;
@@ -258,6 +270,10 @@ sampler_start(struct sampler *s, const struct sampler_config *cfg,
 		return (fail_with(cause, RB_EXIT_ENV,
 		    "starting the sampler thread: %s", strerror(rc)));
 	s->started = 1;
+	pthread_mutex_lock(&s->lock);
+	while (!s->ready)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
 	return (0);
 }
 

@@ -54,6 +54,7 @@ struct sampler {
 	uint64_t	 overruns;
 	int		 pageblock_order;	/* last known, -1 until read */
 	int		 started;
+	int		 ready;		/* the thread is past its start-up */
 };
 
 int	 sampler_start(struct sampler *s, const struct sampler_config *cfg,
