@@ -92,10 +92,18 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 pid=$!
 kids=""
 watched=0
+polls=0
 while kill -0 $pid 2>/dev/null; do
 	if grep -q '"status": "complete"' "$out/meta.json" 2>/dev/null; then
 		watched=1
 		kids="$kids$(pgrep -P $pid)"
+	fi
+	polls=$((polls + 1))
+	if [ $polls -ge $((${WAIT_LIMIT:-180} * 200)) ]; then
+		diag "the run did not end in ${WAIT_LIMIT:-180} s"
+		kill -KILL $pid 2>/dev/null
+		kids="$kids (hung)"
+		break
 	fi
 	sleep 0.005
 done

@@ -25,13 +25,21 @@ for sig in TERM INT; do
 		pid=$!
 		# Once meta.json says complete the runner is writing the
 		# summary, charts and report.
+		polls=0
 		while kill -0 $pid 2>/dev/null; do
 			if grep -q '"status": "complete"' "$out/meta.json" \
 			    2>/dev/null; then
 				kill -$sig $pid 2>/dev/null && sent=1
 				break
 			fi
-			sleep 0.002
+			polls=$((polls + 1))
+			if [ $polls -ge $((${WAIT_LIMIT:-180} * 200)) ]; then
+				diag "the run did not finish its phases in" \
+				    "${WAIT_LIMIT:-180} s"
+				kill -KILL $pid 2>/dev/null
+				break
+			fi
+			sleep 0.005
 		done
 		wait $pid
 		RC=$?

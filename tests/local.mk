@@ -3,7 +3,13 @@
 
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
-SH_LOG_COMPILER = $(SHELL)
+# Every test ends within TEST_TIME_LIMIT seconds (its process group is
+# killed after that): a test that hangs is reported as an error and the
+# rest of the suite still runs.  Override on the command line if a very
+# slow build needs more.
+TEST_TIME_LIMIT = 1200
+LOG_COMPILER = timeout -k 30 $(TEST_TIME_LIMIT)
+SH_LOG_COMPILER = timeout -k 30 $(TEST_TIME_LIMIT) $(SHELL)
 TEST_EXTENSIONS = .sh
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
