@@ -199,6 +199,28 @@ sample_emit(const struct snapshot *snap, double t_s, uint64_t seq,
 	return (0);
 }
 
+/* Where the sampler's thread writes piped samples (csv, json). */
+struct sample_pipe {
+	int		 format;
+	const char	*source;
+	volatile int	 gone;		/* stdout closed or failed */
+};
+
+/*
+ * Every sample, from the sampler's thread: piped output must not skip
+ * one, as a reader of the latest sample would when a sample is slow.
+ */
+static void
+sample_pipe_each(const struct snapshot *snap, double t_s, uint64_t seq,
+    void *arg)
+{
+	struct sample_pipe *sp = arg;
+
+	if (!sp->gone && sample_emit(snap, t_s, seq, sp->format, 0,
+	    sp->source) != 0)
+		__atomic_store_n(&sp->gone, 1, __ATOMIC_RELEASE);
+}
+
 /* The sampler's settings from the options. */
 static void
 sample_sampler_config(const struct sample_settings *set,
@@ -217,23 +239,26 @@ sample_sampler_config(const struct sample_settings *set,
 
 /*
  * Watch the samples until the sampler ends, a signal comes or stdout
- * closes: each sample on stdout when asked (format >= 0), else a
- * progress count on a terminal.  Leaves the last sample in view and its
- * time in *t_s.
+ * closes: the table of the latest sample when asked (piped formats are
+ * written by sample_pipe_each), else a progress count on a terminal.
+ * Leaves the last sample in view and its time in *t_s.
  */
 static void
-sample_watch(struct session *ss, int format, int tty, struct snapshot *view,
-    double *t_s)
+sample_watch(struct session *ss, int format, int tty,
+    const struct sample_pipe *sp, struct snapshot *view, double *t_s)
 {
 	const char *source = ss->cfg.src->ops->name;
 	uint64_t seq = 0;
 	int w;
 
-	while (session_signal() == 0) {
+	while (session_signal() == 0 &&
+	    !__atomic_load_n(&sp->gone, __ATOMIC_ACQUIRE)) {
 		w = sampler_wait_sample(&ss->sampler, seq, 100000000ULL, view,
 		    t_s, &seq);
 		if (w < 0)
 			break;
+		if (w > 0 && format > SAMPLE_TEXT)
+			continue;
 		if (w > 0 && format >= 0) {
 			if (sample_emit(view, *t_s, seq, format, tty,
 			    source) != 0)
@@ -291,6 +316,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct source_cli cli = { 0 };
 	struct session_config sc = { 0 };
 	struct sampler_config cfg;
+	struct sample_pipe pipe_out = { 0 };
 	struct session ss;
 	struct snapshot view;
 	struct source src;
@@ -339,11 +365,17 @@ cmd_sample_exec(int argc, char **argv)
 		die(-rc, "sample: %s", cause);
 
 	sample_sampler_config(&set, &cfg);
+	pipe_out.format = format;
+	pipe_out.source = src.ops->name;
+	if (format > SAMPLE_TEXT) {
+		cfg.each = sample_pipe_each;
+		cfg.each_arg = &pipe_out;
+	}
 	session_catch_signals(format > SAMPLE_TEXT ? SESSION_NO_SIGPIPE : 0);
 	if ((rc = session_start(&ss, &cfg, NULL, "sample", &cause)) != 0)
 		die(-rc, "sample: %s", cause);
 	snapshot_init(&view);
-	sample_watch(&ss, format, tty, &view, &t_s);
+	sample_watch(&ss, format, tty, &pipe_out, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
 	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);

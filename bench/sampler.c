@@ -46,6 +46,7 @@ static int
 sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
     const char *event, const char *detail, char **cause)
 {
+	uint64_t seq;
 	int rc, with_buddy;
 
 	snapshot_reset(&s->work);
@@ -70,9 +71,11 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	s->latest_t_s = t_s;
 	if (s->work.pageblock_order >= 0)
 		s->pageblock_order = s->work.pageblock_order;
-	s->seq++;
+	seq = ++s->seq;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
+	if (rc == 0 && s->cfg.each != NULL)
+		s->cfg.each(&s->work, t_s, seq, s->cfg.each_arg);
 	return (rc);
 }
 

@@ -24,6 +24,14 @@ struct sampler_config {
 	const char	*record_dir;	/* keep raw files of every sample */
 	const char	*replay_dir;	/* read samples from a recording */
 	int		 replay_paced;	/* replay on the interval, not at once */
+	/*
+	 * Called with every sample, in the thread that took it, after the
+	 * sink (NULL: none): a reader of sampler_wait_sample sees only the
+	 * latest sample, this sees each one.
+	 */
+	void		(*each)(const struct snapshot *snap, double t_s,
+			    uint64_t seq, void *arg);
+	void		*each_arg;
 };
 
 struct sampler {
