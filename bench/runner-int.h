@@ -16,6 +16,7 @@
 #include "snapshot.h"
 #include "term.h"
 #include "topology.h"
+#include "workload-cgroup.h"
 
 #define RUNNER_POLL_NS		2000000ULL	/* 2 ms: checkpoints <1% late */
 
@@ -25,6 +26,7 @@ struct runner {
 	struct source			 src;
 	struct session			 session;
 	struct topology			 topo;
+	struct workload_cgroup		 cgroup;	/* the workloads' own */
 	int				 have_topo;
 	char				 dir[4096];
 	int				 rep;

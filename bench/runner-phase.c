@@ -268,6 +268,7 @@ runner_workload(struct runner *r, const struct suite_phase *ph)
 		workload_set_option(run, "force", "yes", NULL);
 	if (r->set->user != NULL && *r->set->user != '\0')
 		workload_set_option(run, "user", r->set->user, NULL);
+	workload_set_cgroup(run, r->cgroup.procs_fd);
 	return (run);
 }
 

@@ -91,6 +91,8 @@ runner_open(struct runner *r, json_t *system)
 	    "index", r->rep + 1, "of", r->nreps));
 	json_object_set_new(meta, "runner_oom_score_adj",
 	    runner_oom_score_adj());
+	json_object_set_new(meta, "workload_cgroup",
+	    workload_cgroup_json(&r->cgroup));
 }
 
 /* Run every phase once into r->dir; returns the exit code. */
@@ -286,6 +288,25 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 	return (code);
 }
 
+/*
+ * The workloads' cgroup is undone on every exit, also through die(): the
+ * runner would otherwise stay in a cgroup of its own and its parent
+ * keep the memory controller enabled for children.  Only in the process
+ * that made it (a forked child that exits must not undo it).
+ */
+static struct workload_cgroup *runner_cgroup;
+static pid_t runner_cgroup_owner;
+
+static void
+runner_cgroup_atexit(void)
+{
+	if (runner_cgroup != NULL && getpid() == runner_cgroup_owner) {
+		workload_cgroup_teardown(runner_cgroup);
+		workload_cgroup_free(runner_cgroup);
+	}
+	runner_cgroup = NULL;
+}
+
 /* Run a suite, possibly repeated; returns the exit code. */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
@@ -306,6 +327,10 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	snapshot_init(&r.view);
 
 	session_protect_from_oom();
+	workload_cgroup_setup(&r.cgroup, "/sys/fs/cgroup");
+	runner_cgroup = &r.cgroup;
+	runner_cgroup_owner = getpid();
+	atexit(runner_cgroup_atexit);
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
 	runner_open_source(&r, cli);
 	system = meta_system(cli->proc);
@@ -335,5 +360,6 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		topology_free(&r.topo);
 	snapshot_free(&r.view);
 	free(r.used);
+	runner_cgroup_atexit();
 	return (code);
 }

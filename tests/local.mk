@@ -314,8 +314,8 @@ TESTS += tests/t-summary tests/t-power tests/t-seed-table \
 # ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
 # tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
 # fetch it) and skips without one.
-TESTS += tests/vm-cli.sh tests/vm-boot.sh
-EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-kernel.sh
+TESTS += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh
+EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-kernel.sh
 
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
 # minutes under TCG).  .ci/run runs it after make check.
@@ -323,3 +323,10 @@ EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
 check-vm: bench/regionbench
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
 .PHONY: check-vm
+
+# ---- cgroup texts (lib/cgroup.c)
+check_PROGRAMS += tests/t-cgroup
+tests_t_cgroup_CFLAGS = $(TEST_CFLAGS)
+tests_t_cgroup_SOURCES = tests/t-cgroup.c
+tests_t_cgroup_LDADD = $(TEST_LIBS)
+TESTS += tests/t-cgroup

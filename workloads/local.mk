@@ -7,6 +7,7 @@ workloads_libworkloads_a_SOURCES = \
 	workloads/workload-child.c workloads/workload-metrics.c \
 	workloads/registry.c \
 	workloads/bind.c workloads/bind.h \
+	workloads/workload-cgroup.c workloads/workload-cgroup.h \
 	workloads/pagetest.c \
 	workloads/fork-heavy.c \
 	workloads/page-cache-churn.c \

@@ -238,6 +238,10 @@ workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
 	if (getppid() != parent)
 		_exit(RB_EXIT_FAIL);
 	setpgid(0, 0);
+	/* Into the workloads' cgroup before anything is allocated. */
+	if (run->cgroup_procs != -1 && write(run->cgroup_procs, "0", 1) != 1)
+		workload_child_fail(sh, -RB_EXIT_ENV, xasprintf("cannot enter "
+		    "the workloads' cgroup: %s", strerror(errno)));
 	workload_write_proc("/proc/self/oom_score_adj", "1000");
 	if (run->drop)
 		workload_drop_ids(run, parent);

@@ -88,6 +88,7 @@ struct workload_run {
 	size_t				 map_len;
 	pid_t				 pid;
 	int				 drop;		/* --user: switch ids */
+	int				 cgroup_procs;	/* cgroup to enter, or -1 */
 	uid_t				 uid;
 	gid_t				 gid;
 	gid_t				 groups[64];

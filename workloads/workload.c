@@ -42,6 +42,7 @@ workload_run_new(const struct workload_desc *desc)
 		die(RB_EXIT_FAIL, "workload %s: bad default: %s", desc->name,
 		    cause);
 	run->pid = -1;
+	run->cgroup_procs = -1;
 	return (run);
 }
 
@@ -213,6 +214,16 @@ workload_start(struct workload_run *run, char **cause)
 	setpgid(run->pid, run->pid);
 	run->started = 1;
 	return (0);
+}
+
+/*
+ * Run the worker child in the cgroup whose cgroup.procs is open as fd
+ * (workload-cgroup.c); the caller keeps the descriptor open.
+ */
+void
+workload_set_cgroup(struct workload_run *run, int fd)
+{
+	run->cgroup_procs = fd;
 }
 
 /* The worker child's pid (its process group), or -1 before the start. */

@@ -187,6 +187,7 @@ int	 workload_parse_args(struct workload_run *run, int argc, char **argv,
 	     const struct opt_set *extra, int *first_arg, char **cause);
 void	 workload_print_help(FILE *f, const struct workload_desc *desc);
 struct workload_common *workload_common_settings(struct workload_run *run);
+void	 workload_set_cgroup(struct workload_run *run, int fd);
 void	*workload_settings(struct workload_run *run);
 int	 workload_start(struct workload_run *run, char **cause);
 pid_t	 workload_pid(const struct workload_run *run);

@@ -1,0 +1,16 @@
+/*
+ * Reading cgroup v2 text files: /proc/PID/cgroup, cgroup.controllers,
+ * cgroup.subtree_control and cgroup.procs.  Pure functions over the text,
+ * so they are tested on fixtures; workloads/workload-cgroup.c does the
+ * file system work.
+ */
+#ifndef RB_CGROUP_H
+#define RB_CGROUP_H
+
+#include <sys/types.h>
+
+char	*cgroup_unified_path(const char *proc_cgroup);
+int	 cgroup_list_has(const char *list, const char *word);
+int	 cgroup_procs_only(const char *procs, pid_t pid);
+
+#endif
