@@ -330,3 +330,7 @@ tests_t_cgroup_CFLAGS = $(TEST_CFLAGS)
 tests_t_cgroup_SOURCES = tests/t-cgroup.c
 tests_t_cgroup_LDADD = $(TEST_LIBS)
 TESTS += tests/t-cgroup
+
+# ---- the README's main job, whole (under the sanitizers in their build)
+TESTS += tests/readme-main-job.sh
+EXTRA_DIST += tests/readme-main-job.sh
