@@ -19,7 +19,8 @@ static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 
 static const struct opt_def ab_options[] = {
 	{ .name = "kernel", .type = OPT_STRING, .offset = AB_VM(kernel),
-	  .arg = "IMAGE", .help = "kernel A (and B unless --kernel-b) "
+	  .arg = "IMAGE", .required = 1,
+	  .help = "kernel A (and B unless --kernel-b) "
 	  "(required)" },
 	{ .name = "kernel-b", .type = OPT_STRING, .offset = AB(kernel_b),
 	  .arg = "IMAGE", .help = "kernel B" },
@@ -88,8 +89,8 @@ cmd_ab_exec(int argc, char **argv)
 
 const struct command_entry cmd_ab_entry = {
 	.name = "ab",
-	.usage = "--kernel IMAGE [--kernel-b IMAGE | --append-b ARGS] "
-	    "[options] [-- SUITE [RUN OPTIONS]]",
+	.usage = "[-- SUITE [RUN OPTIONS]]",
+	.operands_last = 1,
 	.summary = "A/B two kernels or two boot arguments in QEMU guests",
 	.description =
 	    "Boots A and B alternately (--boots each, like regionbench vm),\n"

@@ -140,8 +140,7 @@ cmd_analyze_exec(int argc, char **argv)
 
 const struct command_entry cmd_analyze_entry = {
 	.name = "analyze",
-	.usage = "DIR [--format text|csv|json|markdown] [--table seed] "
-	    "[--empty-tolerance PAGES] [--power-model FILE]",
+	.usage = "DIR",
 	.summary = "region metrics of one run, per phase",
 	.description = "Reads the results directory DIR (never /proc), "
 	    "computes the region metrics per sample (active and empty "

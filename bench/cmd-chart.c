@@ -91,7 +91,7 @@ cmd_chart_exec(int argc, char **argv)
 
 const struct command_entry cmd_chart_entry = {
 	.name = "chart",
-	.usage = "DIR [--out DIR] [--format png,svg] [--compare DIR]...",
+	.usage = "DIR",
 	.summary = "draw the charts of a results directory (PNG, SVG)",
 	.description =
 	    "Draws heatmap (region occupancy over time), spread (spread "

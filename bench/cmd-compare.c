@@ -140,9 +140,7 @@ cmd_compare_exec(int argc, char **argv)
 
 const struct command_entry cmd_compare_entry = {
 	.name = "compare",
-	.usage = "DIR... [--group-by dir|label|kernel] [--baseline GROUP] "
-	    "[--format text|csv|json|markdown] [--test welch|mann-whitney] "
-	    "[--alpha P] [--force] [--all]",
+	.usage = "DIR...",
 	.summary = "compare groups of runs with statistics",
 	.description = "Each DIR is a results directory or a directory of "
 	    "them (as run --repeat makes), which counts as one group.  Text "

@@ -36,9 +36,11 @@ static const char *const format_choices[] = { "text", "json", NULL };
 static const struct opt_def gate_options[] = {
 	{ .name = "baseline", .type = OPT_LIST, .multi = 1,
 	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR...",
+	  .required = 1,
 	  .help = "baseline runs or directories of runs (any depth)" },
 	{ .name = "candidate", .type = OPT_LIST, .multi = 1,
 	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR...",
+	  .required = 1,
 	  .help = "candidate runs or directories of runs (any depth)" },
 	{ .name = "rules", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, rules), .arg = "FILE",
@@ -176,9 +178,7 @@ cmd_gate_exec(int argc, char **argv)
 
 const struct command_entry cmd_gate_entry = {
 	.name = "gate",
-	.usage = "--baseline DIR... --candidate DIR... [--rules FILE] "
-	    "[--junit FILE] [--markdown FILE] [--format text|json] "
-	    "[--unit boot|run] [--allow-unjudged]",
+	.usage = "",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "

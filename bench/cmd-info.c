@@ -106,7 +106,7 @@ cmd_info_exec(int argc, char **argv)
 
 const struct command_entry cmd_info_entry = {
 	.name = "info",
-	.usage = "[source options]",
+	.usage = "",
 	.summary = "show the kernel, the region source and the regions found",
 	.description =
 	    "Prints the kernel release, page size, which /proc files are\n"

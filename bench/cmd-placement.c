@@ -38,6 +38,7 @@ static const char *const cmd_placement_formats[] = { "table", "csv", NULL };
 static const struct opt_def cmd_placement_options[] = {
 	{ .name = "pid", .type = OPT_LIST,
 	  .offset = offsetof(struct cmd_placement_settings, pid), .arg = "PID",
+	  .required = 1,
 	  .help = "process to look at (repeatable)" },
 	{ .name = "out", .type = OPT_STRING,
 	  .offset = offsetof(struct cmd_placement_settings, out), .arg = "DIR",
@@ -188,9 +189,7 @@ cmd_placement_exec(int argc, char **argv)
 
 const struct command_entry cmd_placement_entry = {
 	.name = "placement",
-	.usage = "--pid PID [--pid PID ...] [--out DIR | --format table|csv] "
-	    "[--proc DIR] [--sys DIR] [--region-size SIZE|block] "
-	    "[--region-map FILE]",
+	.usage = "",
 	.summary = "show where the resident pages of processes are, per "
 	    "region",
 	.description = "Reads /proc/PID/maps and /proc/PID/pagemap of each "

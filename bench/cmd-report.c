@@ -57,7 +57,7 @@ cmd_report_exec(int argc, char **argv)
 
 const struct command_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "DIR... [--out FILE.html]",
+	.usage = "DIR...",
 	.summary = "write one self-contained HTML report of runs",
 	.description =
 	    "Writes one HTML file holding the charts (as inline SVG), the "

@@ -32,12 +32,12 @@ static const struct opt_def run_options[] = {
 	  "(the workloads still run here)" },
 	{ .name = "repeat", .type = OPT_LONG,
 	  .offset = offsetof(struct runner_settings, repeat), .arg = "N",
-	  .def = "0", .max = 1000,
+	  .max = 1000,
 	  .help = "repetitions, each its own directory under --out "
 	  "(default: the suite's)" },
 	{ .name = "interval", .type = OPT_DURATION,
 	  .offset = offsetof(struct runner_settings, interval), .arg = "D",
-	  .def = "0", .max = 86400000000000LL,
+	  .max = 86400000000000LL,
 	  .help = "time between samples (default: the suite's)" },
 	{ .name = "placement-every", .type = OPT_LONG,
 	  .offset = offsetof(struct runner_settings, placement_every),
@@ -112,8 +112,7 @@ cmd_run_exec(int argc, char **argv)
 
 const struct command_entry cmd_run_entry = {
 	.name = "run",
-	.usage = "[SUITE|FILE] [--out DIR] [--label L] [--repeat N] "
-	    "[--interval D] [--quiet] [source options]",
+	.usage = "[SUITE|FILE]",
 	.summary = "run a benchmark suite while sampling region occupancy",
 	.description =
 	    "Runs each phase's workload in a child process while the sampler\n"

@@ -388,9 +388,7 @@ cmd_sample_exec(int argc, char **argv)
 
 const struct command_entry cmd_sample_entry = {
 	.name = "sample",
-	.usage = "[--out DIR] [--interval D] [--count N | --duration D] "
-	    "[--record DIR | --replay DIR] [--format text|csv|json] "
-	    "[source options]",
+	.usage = "",
 	.summary = "record per-region occupancy over time",
 	.description =
 	    "Reads the region source every --interval and writes regions.csv,\n"

@@ -17,6 +17,7 @@ static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 static const struct opt_def vm_options[] = {
 	{ .name = "kernel", .type = OPT_STRING,
 	  .offset = offsetof(struct vm_settings, kernel), .arg = "IMAGE",
+	  .required = 1,
 	  .help = "kernel to boot: a bzImage (vmlinuz) or an ELF vmlinux "
 	  "(required)" },
 	{ .name = "modules", .type = OPT_STRING,
@@ -85,7 +86,8 @@ cmd_vm_exec(int argc, char **argv)
 
 const struct command_entry cmd_vm_entry = {
 	.name = "vm",
-	.usage = "--kernel IMAGE [options] -- COMMAND...",
+	.usage = "-- COMMAND...",
+	.operands_last = 1,
 	.summary = "boot a kernel in QEMU and run a command in it",
 	.description =
 	    "Boots IMAGE in QEMU (KVM when /dev/kvm is usable, TCG\n"

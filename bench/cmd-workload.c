@@ -52,27 +52,63 @@ cmd_workload_names(FILE *f)
 	const struct workload_desc *const *d;
 
 	fprintf(f, "workloads:\n");
-	for (d = workload_all(); *d != NULL; d++)
-		fprintf(f, "  %-18s %s\n", (*d)->name, (*d)->summary);
+	for (d = workload_all(); *d != NULL; d++) {
+		fprintf(f, "  %-18s ", (*d)->name);
+		opt_print_wrapped(f, (*d)->summary, 21, 21,
+		    command_help_width(f));
+	}
+}
+
+/*
+ * The usage line of one workload, or of any when desc is NULL: its own
+ * options, those of every workload and the output options, from their
+ * tables.
+ */
+static void
+cmd_workload_usage(FILE *f, const struct workload_desc *desc, int width)
+{
+	char *own, *common, *output, *line;
+
+	own = desc != NULL && desc->options != NULL ?
+	    opt_synopsis(desc->options) : xstrdup("[options]");
+	common = opt_synopsis(workload_common_options);
+	output = opt_synopsis(cmd_workload_options);
+	line = xasprintf("%s%s%s %s %s", desc != NULL ? desc->name : "NAME",
+	    own[0] != '\0' ? " " : "", own, common, output);
+	fputs("usage: regionbench workload ", f);
+	opt_print_wrapped(f, line, 28, 28, width);
+	free(line);
+	free(own);
+	free(common);
+	free(output);
 }
 
 /* Help for one workload, or for all when desc is NULL. */
 static void
 cmd_workload_help(FILE *f, const struct workload_desc *desc)
 {
-	fprintf(f, "usage: regionbench workload %s [options] "
-	    "[--format table|csv|json]\n\n", desc != NULL ? desc->name : "NAME");
+	int width = command_help_width(f);
+
+	cmd_workload_usage(f, desc, width);
+	fputc('\n', f);
 	if (desc == NULL) {
-		fprintf(f, "%s\n\n", cmd_workload_entry.summary);
+		opt_print_wrapped(f, cmd_workload_entry.summary, 0, 0, width);
+		fputc('\n', f);
+		opt_print_wrapped(f, cmd_workload_entry.description, 0, 0,
+		    width);
+		fputc('\n', f);
 		cmd_workload_names(f);
-		fprintf(f, "\noptions of every workload:\n");
-		opt_print_help(f, workload_common_options);
 	} else {
-		fprintf(f, "%s\n\n", desc->summary);
-		workload_print_help(f, desc);
+		opt_print_wrapped(f, desc->summary, 0, 0, width);
+		if (desc->options != NULL && desc->options[0].name != NULL) {
+			fprintf(f, "\noptions of %s:\n", desc->name);
+			opt_print_help(f, desc->options, width);
+		}
 	}
+	fprintf(f, "\noptions of every workload:\n");
+	opt_print_help(f, workload_common_options, width);
 	fprintf(f, "\noutput:\n");
-	opt_print_help(f, cmd_workload_options);
+	opt_print_help(f, cmd_workload_options, width);
 }
 
 /*
@@ -205,8 +241,7 @@ cmd_workload_exec(int argc, char **argv)
 	}
 	if (rc != 0) {
 		log_errorx("workload %s: %s", desc->name, cause);
-		fprintf(stderr, "usage: regionbench workload %s [options] "
-		    "(see --help)\n", desc->name);
+		cmd_workload_usage(stderr, desc, command_help_width(stderr));
 		free(cause);
 		workload_run_free(run);
 		return (RB_EXIT_INPUT);
@@ -251,11 +286,10 @@ cmd_workload_exec(int argc, char **argv)
 
 const struct command_entry cmd_workload_entry = {
 	.name = "workload",
-	.usage = "NAME [options] [--format table|csv|json] "
-	    "[--progress INTERVAL]",
+	.usage = "NAME [options]",
 	.summary = "run one workload on its own and print its metrics",
 	.description = "Runs the workload in a forked child with its threads "
-	    "inside, as 'run' does,\nand prints its metrics per thread and in "
+	    "inside, as 'run' does, and prints its metrics per thread and in "
 	    "total.  See 'regionbench list'.",
 	.options = cmd_workload_options,
 	.exec = cmd_workload_exec,

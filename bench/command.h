@@ -11,7 +11,10 @@
 
 struct command_entry {
 	const char		*name;
-	const char		*usage;		/* after "regionbench NAME " */
+	/* Operands for the usage line ("DIR...", "-- COMMAND..."); the
+	 * options are added from the tables. */
+	const char		*usage;
+	int			 operands_last;	/* options before the operands */
 	const char		*summary;	/* one line for "help" */
 	const char		*description;	/* paragraph for --help */
 	const struct opt_def	*options;	/* NULL when it has none */
@@ -20,6 +23,9 @@ struct command_entry {
 };
 
 void	 command_usage(FILE *f, const struct command_entry *entry);
+void	 command_usage_line(FILE *f, const struct command_entry *entry,
+	     int width);
+int	 command_help_width(FILE *f);
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);
 const struct command_entry *command_lookup(const char *name);

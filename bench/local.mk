@@ -21,6 +21,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \
 	bench/cmd-ab.c \
+	bench/help-man.c bench/help-man.h \
 	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h bench/runner-int.h \
@@ -48,3 +49,13 @@ dist_pkgdata_DATA += bench/suites/gate-rules.ini bench/suites/gate-rules-vm.ini
 # The init of the guests `regionbench vm` boots (found next to the program
 # in an uninstalled build).
 dist_pkgdata_DATA += bench/vm-init.sh
+
+# The manual page: the prose of docs/regionbench.1.in with every command
+# heading and option list filled in from the option tables by the program
+# just built, so the page and --help cannot drift apart.
+man_MANS = docs/regionbench.1
+CLEANFILES += docs/regionbench.1
+docs/regionbench.1: $(srcdir)/docs/regionbench.1.in bench/regionbench$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) docs && \
+	bench/regionbench help --man $(srcdir)/docs/regionbench.1.in >$@.tmp && \
+	mv $@.tmp $@

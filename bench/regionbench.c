@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "command.h"
+#include "help-man.h"
 #include "log.h"
 #include "source-cli.h"
+#include "term.h"
 
 #define COMMAND_ELEM(name) &cmd_##name##_entry,
 static const struct command_entry *const command_table[] = {
@@ -20,20 +22,61 @@ static const struct command_entry *const command_table[] = {
 };
 #undef COMMAND_ELEM
 
+/* The width help is wrapped at on f: its terminal's, or 80 columns. */
+int
+command_help_width(FILE *f)
+{
+	return (opt_help_width(term_size(fileno(f), NULL)));
+}
+
+/*
+ * "usage: regionbench NAME OPERANDS [--option ARG]... [source options]",
+ * the options taken from the command's table so that none is left out;
+ * wrapped under the first operand.
+ */
+void
+command_usage_line(FILE *f, const struct command_entry *entry, int width)
+{
+	char *options, *line, *lead;
+
+	options = entry->options != NULL ? opt_synopsis(entry->options) :
+	    xstrdup("");
+	lead = xasprintf("usage: regionbench %s ", entry->name);
+	if (entry->operands_last)
+		line = xasprintf("%s%s%s%s", options, entry->source_options !=
+		    NULL ? " [source options]" : "", options[0] != '\0' &&
+		    entry->usage[0] != '\0' ? " " : "", entry->usage);
+	else
+		line = xasprintf("%s%s%s%s", entry->usage, entry->usage[0] !=
+		    '\0' && options[0] != '\0' ? " " : "", options,
+		    entry->source_options != NULL ? " [source options]" : "");
+	fputs(lead, f);
+	opt_print_wrapped(f, line, (int)strlen(lead), (int)strlen(lead),
+	    width);
+	free(lead);
+	free(line);
+	free(options);
+}
+
 /* Print the usage line, description and options of one command. */
 void
 command_usage(FILE *f, const struct command_entry *entry)
 {
-	fprintf(f, "usage: regionbench %s %s\n\n%s\n", entry->name,
-	    entry->usage, entry->summary);
-	if (entry->description != NULL)
-		fprintf(f, "\n%s\n", entry->description);
+	int width = command_help_width(f);
+
+	command_usage_line(f, entry, width);
+	fputc('\n', f);
+	opt_print_wrapped(f, entry->summary, 0, 0, width);
+	if (entry->description != NULL) {
+		fputc('\n', f);
+		opt_print_wrapped(f, entry->description, 0, 0, width);
+	}
 	if (entry->options != NULL) {
 		fprintf(f, "\noptions:\n");
-		opt_print_help(f, entry->options);
+		opt_print_help(f, entry->options, width);
 	}
 	if (entry->source_options != NULL)
-		source_cli_print_help(f);
+		source_cli_print_help(f, width);
 }
 
 /*
@@ -67,8 +110,7 @@ command_parse_source(const struct command_entry *entry, void *settings,
 	}
 	if (rc != 0) {
 		log_errorx("%s: %s", entry->name, cause);
-		fprintf(stderr, "usage: regionbench %s %s\n", entry->name,
-		    entry->usage);
+		command_usage_line(stderr, entry, command_help_width(stderr));
 		exit(RB_EXIT_INPUT);
 	}
 	return (0);
@@ -92,8 +134,11 @@ usage_all(FILE *f)
 	fprintf(f, "usage: regionbench COMMAND [options]\n\n"
 	    "Measure how a workload's pages spread over physical memory "
 	    "regions.\n\ncommands:\n");
-	for (entry = command_table; *entry != NULL; entry++)
-		fprintf(f, "  %-10s %s\n", (*entry)->name, (*entry)->summary);
+	for (entry = command_table; *entry != NULL; entry++) {
+		fprintf(f, "  %-10s ", (*entry)->name);
+		opt_print_wrapped(f, (*entry)->summary, 13, 13,
+		    command_help_width(f));
+	}
 	fprintf(f, "\nRun 'regionbench COMMAND --help' for the options of "
 	    "one command.\n");
 }
@@ -148,9 +193,19 @@ extern const struct command_entry cmd_help_entry;
 static int
 cmd_help_exec(int argc, char **argv)
 {
+	char *cause = NULL;
+
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0)) {
 		command_usage(stdout, &cmd_help_entry);
+		return (RB_EXIT_OK);
+	}
+	/* The build makes the manual page with it (bench/help-man.c). */
+	if (argc == 3 && strcmp(argv[1], "--man") == 0) {
+		if (help_man(stdout, argv[2], &cause) != 0)
+			die(RB_EXIT_INPUT, "help --man: %s", cause);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die_errno(RB_EXIT_ENV, "help --man: stdout");
 		return (RB_EXIT_OK);
 	}
 	if (argc > 1) {

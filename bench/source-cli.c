@@ -57,21 +57,23 @@ source_cli_sets(struct source_cli *cli, struct opt_set *sets)
 
 /* Help for the common options, the sources and each source's options. */
 void
-source_cli_print_help(FILE *f)
+source_cli_print_help(FILE *f, int width)
 {
 	const struct source_ops *ops;
 	int i;
 
 	fprintf(f, "\nregion source options:\n");
-	opt_print_help(f, source_cli_options);
+	opt_print_help(f, source_cli_options, width);
 	fprintf(f, "\nregion sources (auto tries them in this order):\n");
-	for (i = 0; (ops = source_table[i]) != NULL; i++)
-		fprintf(f, "  %-14s %s\n", ops->name, ops->summary);
+	for (i = 0; (ops = source_table[i]) != NULL; i++) {
+		fprintf(f, "  %-14s ", ops->name);
+		opt_print_wrapped(f, ops->summary, 17, 17, width);
+	}
 	for (i = 0; (ops = source_table[i]) != NULL; i++) {
 		if (ops->options == NULL)
 			continue;
 		fprintf(f, "\n%s source options:\n", ops->name);
-		opt_print_help(f, ops->options);
+		opt_print_help(f, ops->options, width);
 	}
 }
 

@@ -22,7 +22,7 @@ struct source_cli {
 extern const struct opt_def source_cli_options[];
 
 int	 source_cli_sets(struct source_cli *cli, struct opt_set *sets);
-void	 source_cli_print_help(FILE *f);
+void	 source_cli_print_help(FILE *f, int width);
 int	 source_cli_suite_value(struct source_cli *cli, const char *name,
 	     const char *value, char **cause);
 int	 source_cli_config(const struct source_cli *cli,

@@ -5,7 +5,7 @@ noinst_LIBRARIES += lib/librb.a
 lib_librb_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 lib_librb_a_SOURCES = \
 	lib/log.c lib/log.h \
-	lib/opt.c lib/opt.h \
+	lib/opt.c lib/opt-help.c lib/opt.h \
 	lib/units.c lib/units.h \
 	lib/procfile.c lib/procfile.h \
 	lib/cgroup.c lib/cgroup.h \

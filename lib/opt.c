@@ -1,7 +1,8 @@
 /*
- * Option tables: defaults, one value at a time (suite files), whole command
- * lines with GNU long options and unique prefixes, and help text.  Errors say
- * which option and what was expected so the caller can exit 2.
+ * Option tables: defaults, one value at a time (suite files) and whole
+ * command lines with GNU long options and unique prefixes; the help made
+ * from the same tables is in opt-help.c.  Errors say which option and what
+ * was expected so the caller can exit 2.
  */
 #include "config.h"
 
@@ -399,33 +400,6 @@ out:
 	return (rc);
 }
 
-/* Print the options of a table as aligned help lines. */
-void
-opt_print_help(FILE *f, const struct opt_def *defs)
-{
-	const struct opt_def *def;
-	char left[64];
-	int i;
-
-	for (def = defs; def->name != NULL; def++) {
-		if (def->type == OPT_FLAG)
-			snprintf(left, sizeof left, "--%s", def->name);
-		else
-			snprintf(left, sizeof left, "--%s %s", def->name,
-			    def->arg != NULL ? def->arg : "VALUE");
-		fprintf(f, "  %-26s %s", left, def->help);
-		if (def->type == OPT_ENUM) {
-			fprintf(f, " (");
-			for (i = 0; def->choices[i] != NULL; i++)
-				fprintf(f, "%s%s", i > 0 ? "|" : "",
-				    def->choices[i]);
-			fprintf(f, ")");
-		}
-		if (def->def != NULL && def->type != OPT_FLAG)
-			fprintf(f, " [default: %s]", def->def);
-		fputc('\n', f);
-	}
-}
 
 /* Turn a size option into bytes, given MemAvailable in bytes. */
 uint64_t

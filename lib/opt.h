@@ -53,6 +53,8 @@ struct opt_def {
 	/* OPT_LIST: the arguments after the value up to the next option
 	 * are values too (--baseline a b c). */
 	int		 multi;
+	/* Shown without brackets in usage lines (the command checks it). */
+	int		 required;
 };
 
 /* One table and the settings struct it writes into. */
@@ -71,7 +73,13 @@ int	 opt_set_value(const struct opt_def *def, void *settings,
 	     const char *value, char **cause);
 int	 opt_parse(const struct opt_set *sets, int nsets, int argc,
 	     char **argv, int *first_arg, char **cause);
-void	 opt_print_help(FILE *f, const struct opt_def *defs);
+int	 opt_help_width(int terminal_width);
+void	 opt_print_help(FILE *f, const struct opt_def *defs, int width);
+void	 opt_print_wrapped(FILE *f, const char *text, int col, int indent,
+	     int width);
+char	*opt_synopsis(const struct opt_def *defs);
+void	 opt_print_troff(FILE *f, const struct opt_def *defs);
+void	 opt_troff_escape(FILE *f, const char *s);
 void	 opt_free(const struct opt_def *defs, void *settings);
 uint64_t opt_size_resolve(const struct opt_size *size, uint64_t available);
 

@@ -113,16 +113,3 @@ workload_parse_args(struct workload_run *run, int argc, char **argv,
 		sets[n++] = *extra;
 	return (opt_parse(sets, n, argc, argv, first_arg, cause));
 }
-
-/* Print a workload's own options, then the common ones. */
-void
-workload_print_help(FILE *f, const struct workload_desc *desc)
-{
-	if (desc->options != NULL && desc->options[0].name != NULL) {
-		fprintf(f, "options of %s:\n", desc->name);
-		opt_print_help(f, desc->options);
-		fputc('\n', f);
-	}
-	fprintf(f, "options of every workload:\n");
-	opt_print_help(f, workload_common_options);
-}

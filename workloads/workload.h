@@ -185,7 +185,6 @@ int	 workload_set_option(struct workload_run *run, const char *key,
 	     const char *value, char **cause);
 int	 workload_parse_args(struct workload_run *run, int argc, char **argv,
 	     const struct opt_set *extra, int *first_arg, char **cause);
-void	 workload_print_help(FILE *f, const struct workload_desc *desc);
 struct workload_common *workload_common_settings(struct workload_run *run);
 void	 workload_set_cgroup(struct workload_run *run, int fd);
 void	*workload_settings(struct workload_run *run);
