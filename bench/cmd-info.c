@@ -55,6 +55,35 @@ info_topology(void)
 	topology_free(&topo);
 }
 
+/*
+ * Why this source: the reason it applies, then each source auto tried
+ * first and why it did not, each on lines of its own that fit the
+ * terminal.
+ */
+static void
+info_why(const struct source *src)
+{
+	char *lines, *line, *next;
+	int width = command_help_width(stdout);
+
+	if (src->why != NULL) {
+		fputs("  why:           ", stdout);
+		opt_print_wrapped(stdout, src->why, 17, 17, width);
+	}
+	if (src->passed_over == NULL)
+		return;
+	lines = xstrdup(src->passed_over);
+	fputs("  passed over:   ", stdout);
+	for (line = lines; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (line != lines)
+			printf("%17s", "");
+		opt_print_wrapped(stdout, line, 17, 19, width);
+	}
+	free(lines);
+}
+
 /* regionbench info. */
 static int
 cmd_info_exec(int argc, char **argv)
@@ -87,8 +116,7 @@ cmd_info_exec(int argc, char **argv)
 
 	source_cli_open(&cli, &src, NULL);
 	printf("region source:   %s\n", src.ops->name);
-	if (src.why != NULL)
-		printf("  why:           %s\n", src.why);
+	info_why(&src);
 	snapshot_init(&snap);
 	/* Already reported above when unreadable: don't warn twice. */
 	if ((rc = source_read(&src, &snap, procfile_readable(cli.proc,

@@ -6,9 +6,13 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
+#include "opt.h"
 #include "region-table.h"
+#include "term.h"
 
 #define BAR_WIDTH 20	/* the widest bar */
 #define TABLE_NARROW	0x100	/* no managed column, for a terminal */
@@ -90,15 +94,21 @@ table_row(char *line, size_t len, const struct snap_entry *e, int flags,
 	}
 }
 
-/* Print one line per region key. */
+/* Print one line per region key, in the width of f's terminal. */
 void
 region_table_print(FILE *f, const struct snapshot *snap, int flags)
 {
 	const struct snap_entry *e;
-	char line[512];
+	char line[512], *note;
 	int i, bar = flags & REGION_TABLE_BAR ? BAR_WIDTH : 0;
+	int width = opt_help_width(term_size(fileno(f), NULL));
 
+	/* As the live table does: managed goes first when it does not fit. */
 	table_header(line, sizeof line, flags, bar);
+	if ((int)strlen(line) > width) {
+		flags |= TABLE_NARROW;
+		table_header(line, sizeof line, flags, bar);
+	}
 	fprintf(f, "%s\n", line);
 	for (i = 0; i < snap->nentries; i++) {
 		table_row(line, sizeof line, &snap->entries[i], flags, bar);
@@ -111,12 +121,15 @@ region_table_print(FILE *f, const struct snapshot *snap, int flags)
 		    e->managed >= e->present ||
 		    e->present - e->managed < e->present / 10)
 			continue;
-		fprintf(f, "note: node %d region %d %s: %" PRIu64 " of %" PRIu64
-		    " present pages are not managed by the page allocator\n"
-		    "      (reserved, not yet initialised, or unplugged by "
-		    "virtio-mem or a balloon);\n      they count as used.\n",
+		note = xasprintf("node %d region %d %s: %" PRIu64 " of %"
+		    PRIu64 " present pages are not managed by the page "
+		    "allocator (reserved, not yet initialised, or unplugged "
+		    "by virtio-mem or a balloon); they count as used.",
 		    e->node, e->region, e->zone, e->present - e->managed,
 		    e->present);
+		fputs("note: ", f);
+		opt_print_wrapped(f, note, 6, 6, width);
+		free(note);
 	}
 }
 

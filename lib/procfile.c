@@ -45,6 +45,22 @@ procfile_path(char *path, size_t len, const char *root, const char *name)
 }
 
 /*
+ * What to try when the kernel says no: root is the answer for others; root
+ * itself is refused by a security module or lockdown, or, for another
+ * process's files, by the ptrace access check.
+ */
+static const char *
+procfile_denied_hint(void)
+{
+	if (geteuid() != 0)
+		return (" (run as root)");
+	return (" (refused even to root: a security module or kernel "
+	    "lockdown, or for another process's files the ptrace access "
+	    "check: a process of another user namespace or container, or "
+	    "one that is not dumpable)");
+}
+
+/*
  * Read root/name whole into pf->buf.  Missing files and permission problems
  * are environment errors (exit 3); a file larger than 256 MiB is refused as
  * bad input.
@@ -64,7 +80,7 @@ procfile_read(struct procfile *pf, const char *root, const char *name,
 		return (fail_with(cause, saved == ENOENT || saved == EACCES ||
 		    saved == EPERM ? RB_EXIT_ENV : RB_EXIT_INPUT,
 		    "%s: %s%s", pf->path, strerror(saved), saved == EACCES ||
-		    saved == EPERM ? " (run as root)" : ""));
+		    saved == EPERM ? procfile_denied_hint() : ""));
 	}
 	if (pf->cap == 0) {
 		pf->cap = PROCFILE_INITIAL;

@@ -147,6 +147,7 @@ static void
 source_clear(struct source *src)
 {
 	free(src->why);
+	free(src->passed_over);
 	if (src->own_settings != NULL)
 		source_settings_free(src->ops, src->own_settings);
 	procfile_free(&src->zoneinfo);
@@ -173,7 +174,7 @@ static int
 source_pick(struct source *src, char **cause)
 {
 	const struct source_ops *ops;
-	char *reason, *passed = NULL;
+	char *reason, *passed = NULL, *lines = NULL;
 	int i, r;
 
 	for (i = 0; (ops = source_table[i]) != NULL; i++) {
@@ -192,13 +193,16 @@ source_pick(struct source *src, char **cause)
 		}
 		if (r == 0) {
 			passed = source_passed_over(passed, ops->name, reason);
+			lines = xasprintf("%s%s%s: %s", lines != NULL ? lines :
+			    "", lines != NULL ? "\n" : "", ops->name,
+			    reason != NULL ? reason : "does not apply");
 			free(reason);
+			free(src->passed_over);
+			src->passed_over = lines;
 			continue;
 		}
-		src->why = xasprintf("auto chose %s: %s%s%s%s", ops->name,
-		    reason != NULL ? reason : "it applies",
-		    passed != NULL ? " (" : "", passed != NULL ? passed : "",
-		    passed != NULL ? ")" : "");
+		src->why = xasprintf("auto chose %s: %s", ops->name,
+		    reason != NULL ? reason : "it applies");
 		free(reason);
 		free(passed);
 		return (0);

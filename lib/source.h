@@ -76,6 +76,8 @@ struct source {
 	const struct source_ops	*ops;
 	struct source_config	 cfg;
 	char			*why;		/* why auto chose this source */
+	/* The sources auto tried first, one "name: reason" per line. */
+	char			*passed_over;
 	struct procfile		 zoneinfo;
 	struct procfile		 buddyinfo;
 	struct procfile		 pagetypeinfo;

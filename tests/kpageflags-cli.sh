@@ -44,6 +44,31 @@ expect_rc 0 "placement --region-size block"
 expect_out "^0.000,placement,synthetic,4242,0,3,4$" \
     "placement block regions: memory3 is node 0 region 3"
 
+# A refused read says what would help: root for a user, and for root (whom
+# only a security module, lockdown or the ptrace check can refuse) not
+# "run as root".
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 &&
+    command -v setpriv >/dev/null 2>&1; then
+	cp -r "$T" "$WORK/tree-user"
+	chmod a+x "$WORK"
+	chmod -R a+rX "$WORK/tree-user"
+	chmod 000 "$WORK/tree-user/proc/4242/maps"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$REGIONBENCH" \
+	    placement --proc "$WORK/tree-user/proc" --sys "$WORK/tree-user/sys" \
+	    --pid 4242 >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 3 "placement refused a file: environment error"
+	expect_err "maps: Permission denied \(run as root\)" \
+	    "a user is told to run as root"
+fi
+if [ "$(id -u)" -eq 0 ] && ! head -c 1 /proc/1/maps >/dev/null 2>&1; then
+	rb placement --pid 1
+	expect_rc 3 "placement of a process root may not read"
+	expect_err "refused even to root" "root is told what refused it"
+	! grep -q "run as root" "$WORK/err"
+	ok $? "root is not told to run as root"
+fi
+
 # A comm with a comma and a quote is quoted as RFC 4180 says.
 printf 'a,"b\n' >"$T/proc/4242/comm"
 rb placement $P --pid 4242 --format csv

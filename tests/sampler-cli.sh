@@ -33,6 +33,15 @@ expect_rc 0 "info on the patched fixture"
 expect_out '^region source: +patched' "info picks the patched source"
 rb info --proc "$FIXTURES/6.18"
 expect_out '^region source: +zone' "info falls back to zone on a fixture without kpageflags"
+expect_out '^  passed over: +patched: .*has no' "info says why each source auto tried first does not apply"
+expect_out '^ +sorted-buddy: ' "each source passed over has a line of its own"
+long=$(awk 'length > 80' "$WORK/out")
+[ -z "$long" ]
+ok $? "info's lines fit 80 columns"
+[ -z "$long" ] || diag "$long"
+rb info --proc "$FIXTURES/6.18" --source patched
+expect_rc 3 "info --source patched on a vanilla kernel is an error"
+expect_err "source patched does not apply here" "and says why"
 
 # Sorted-buddy regions restart at 0 in every zone: they are renumbered per
 # node so that (node, region) is one physical range, and the kernel's own
