@@ -321,7 +321,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct snapshot view;
 	struct source src;
 	json_t *system;
-	char first[4096], *cause = NULL;
+	char *cause = NULL;
 	double t_s = 0;
 	int first_arg, rc, code, tty, limited, format;
 
@@ -341,16 +341,17 @@ cmd_sample_exec(int argc, char **argv)
 		term_watch_resize();
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
-	if (set.replay != NULL && (rc = recording_first(set.replay,
-	    first, sizeof first, &cause)) != 0)
-		die(-rc, "sample: %s", cause);
-	source_cli_open(&cli, &src, set.replay != NULL ? first : NULL);
+	if (set.replay != NULL)
+		recording_open_source(set.replay, &cli, &src, "sample");
+	else
+		source_cli_open(&cli, &src, NULL);
 	if ((system = recording_system(set.replay, cli.proc,
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);
 
 	if (set.record != NULL &&
-	    (rc = recording_write_system(set.record, system, &cause)) != 0)
+	    ((rc = recording_write_system(set.record, system, &cause)) != 0 ||
+	    (rc = recording_write_source(set.record, &src, &cause)) != 0))
 		die(-rc, "sample: %s", cause);
 	sc.command = "sample";
 	sc.dir = set.out;
@@ -377,6 +378,15 @@ cmd_sample_exec(int argc, char **argv)
 	snapshot_init(&view);
 	sample_watch(&ss, format, tty, &pipe_out, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
+	/* What the source found while sampling (accuracy), for replays. */
+	if (set.record != NULL &&
+	    recording_write_source(set.record, &src, &cause) != 0) {
+		log_errorx("sample: %s", cause);
+		free(cause);
+		cause = NULL;
+		if (code == RB_EXIT_OK)
+			code = RB_EXIT_ENV;
+	}
 	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);
 	json_decref(system);

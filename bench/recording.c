@@ -20,6 +20,8 @@
 #include "procfile.h"
 #include "recording.h"
 #include "sink-csv.h"
+#include "snapshot-json.h"
+#include "src-recorded.h"
 
 /* The first sample of a recording (DIR/0000), which must exist. */
 int
@@ -109,12 +111,42 @@ recording_write_file(const char *dir, const char *name, const char *buf,
 	return (0);
 }
 
-/* Keep the raw text the source read for sample number i. */
+/*
+ * Keep what the source is (its description, region map, what it cannot
+ * give) in DIR/recording.json: written before the first sample, so that
+ * a recording cut short still replays, and again at the end with what the
+ * source found meanwhile (the kpageflags accuracy).
+ */
+int
+recording_write_source(const char *record, struct source *src,
+    char **cause)
+{
+	char path[PATH_MAX], *text;
+	json_t *rec;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/%s", record, SRC_RECORDED_FILE);
+	rec = src_recorded_describe_source(src);
+	text = json_dumps(rec, JSON_INDENT(1));
+	json_decref(rec);
+	if (text == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s", path));
+	rc = atomic_file_write(path, text, strlen(text), cause);
+	free(text);
+	return (rc != 0 ? -RB_EXIT_ENV : 0);
+}
+
+/*
+ * Keep the raw text the source read for sample number i and the figures
+ * it computed from it (snapshot.json: what a replay gives back).
+ */
 int
 recording_write_sample(const char *record, uint64_t i,
-    const struct source *src, double t_s, char **cause)
+    const struct source *src, const struct snapshot *snap, double t_s,
+    char **cause)
 {
-	char dir[PATH_MAX], text[64];
+	char dir[PATH_MAX], text[64], *figures;
+	json_t *obj;
 	int rc, n;
 
 	snprintf(dir, sizeof dir, "%s/%04" PRIu64, record, i);
@@ -132,6 +164,17 @@ recording_write_sample(const char *record, uint64_t i,
 	if ((src->files_read & SOURCE_FILE_PAGETYPEINFO) && (rc =
 	    recording_write_file(dir, "pagetypeinfo", src->pagetypeinfo.buf,
 	    src->pagetypeinfo.len, cause)) != 0)
+		return (rc);
+	obj = snapshot_to_json(snap);
+	figures = json_dumps(obj, JSON_COMPACT);
+	json_decref(obj);
+	if (figures == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: out of memory",
+		    dir, SRC_RECORDED_SNAPSHOT));
+	rc = recording_write_file(dir, SRC_RECORDED_SNAPSHOT, figures,
+	    strlen(figures), cause);
+	free(figures);
+	if (rc != 0)
 		return (rc);
 	n = snprintf(text, sizeof text, "%.3f\n", t_s);
 	return (recording_write_file(dir, "time", text, (size_t)n, cause));
@@ -169,4 +212,71 @@ recording_read_sample(const char *replay, uint64_t i, struct source *src,
 		return (fail_with(cause, RB_EXIT_INPUT,
 		    "%s/time: expected the sample time in seconds", dir));
 	return (1);
+}
+
+/*
+ * Open the source a replay of DIR asks for, dying with a message that
+ * names the recording when it cannot give it.  auto (the default) gives
+ * back what the run's source computed, when the recording kept it
+ * (version 2); a source named with --source that reads /proc text (zone,
+ * patched, sorted-buddy) parses the recorded text again; the recorded
+ * source named again gives its recorded figures.
+ */
+void
+recording_open_source(const char *replay, const struct source_cli *cli,
+    struct source *src, const char *command)
+{
+	struct source_config cfg;
+	char first[PATH_MAX], *cause = NULL, *why;
+	const char *name = cli->source, *recorded = NULL;
+	json_t *rec = NULL;
+	int rc, is_auto;
+
+	if ((rc = recording_first(replay, first, sizeof first, &cause)) != 0 ||
+	    (rc = src_recorded_load(replay, &rec, &cause)) != 0 ||
+	    (rc = source_cli_config(cli, &cfg, &cause)) != 0)
+		die(-rc, "%s: %s", command, cause);
+	snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s", first);
+	cfg.replay = replay;
+	is_auto = name == NULL || strcmp(name, "auto") == 0;
+	if (rec != NULL)
+		recorded = src_recorded_name(rec);
+	if (rec != NULL && is_auto) {
+		why = xasprintf("replay of %s: the figures the %s source "
+		    "computed when it was recorded", replay, recorded);
+		rc = src_recorded_open(src, &cfg, rec, why, &cause);
+		free(why);
+		json_decref(rec);
+		if (rc != 0)
+			die(-rc, "%s: %s", command, cause);
+		return;
+	}
+	if ((rc = source_open(src, name, &cfg, &cause)) == 0) {
+		json_decref(rec);
+		return;
+	}
+	if (rc != -RB_EXIT_ENV || source_lookup(name) == NULL)
+		die(-rc, "%s: %s", command, cause);
+	/* The named source does not apply to the recorded text. */
+	if (rec != NULL && strcmp(name, recorded) == 0) {
+		free(cause);
+		cause = NULL;
+		why = xasprintf("replay of %s with --source %s: the figures "
+		    "the %s source computed when it was recorded", replay,
+		    name, recorded);
+		rc = src_recorded_open(src, &cfg, rec, why, &cause);
+		free(why);
+		json_decref(rec);
+		if (rc != 0)
+			die(-rc, "%s: %s", command, cause);
+		return;
+	}
+	if (rec == NULL)
+		die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: "
+		    "the recording keeps only /proc text (version 1, no %s: "
+		    "recorded before figures were kept), and %s", command,
+		    replay, name, SRC_RECORDED_FILE, cause);
+	die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: the "
+	    "recording keeps the figures of the %s source and the /proc text "
+	    "it read, and %s", command, replay, name, recorded, cause);
 }

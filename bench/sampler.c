@@ -54,7 +54,7 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 		return (rc);
 	if (s->cfg.record_dir != NULL &&
 	    (rc = recording_write_sample(
-	    s->cfg.record_dir, i, s->src, t_s, cause)) != 0)
+	    s->cfg.record_dir, i, s->src, &s->work, t_s, cause)) != 0)
 		return (rc);
 	with_buddy = s->cfg.buddy_every <= 1 ||
 	    i % (uint64_t)s->cfg.buddy_every == 0;
