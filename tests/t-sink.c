@@ -135,7 +135,7 @@ main(void)
 	snprintf(dir, sizeof dir, "%s/run", tmpl);
 	make_snapshot(&snap);
 
-	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == 0, "sink opens %s", dir);
 	tap_ok(sink_csv_sample(&sink, &snap, 0.0, "phase,one", 1, &cause) ==
 	    0, "first sample written");
 	tap_ok(sink_csv_sample(&sink, &snap, 1.25, "phase,one", 0, &cause) ==
@@ -183,7 +183,7 @@ main(void)
 	 * go back in time in events.csv.
 	 */
 	snprintf(dir, sizeof dir, "%s/order", tmpl);
-	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == 0, "sink opens %s", dir);
 	sink_csv_event(&sink, 2.0, "phase_start", "b", "b", NULL);
 	sink_csv_sample(&sink, &snap, 1.5, "a", 1, &cause);
 	tap_ok(sink_csv_close(&sink, &cause) == 0, "sink closes");
@@ -194,7 +194,7 @@ main(void)
 	    "phase_start)");
 	snprintf(dir, sizeof dir, "%s/run", tmpl);
 
-	tap_ok(sink_csv_open(&sink, dir, &cause) == -RB_EXIT_INPUT &&
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == -RB_EXIT_INPUT &&
 	    strstr(cause, "not empty") != NULL,
 	    "a non-empty results directory is refused");
 	free(cause);
@@ -227,7 +227,7 @@ main(void)
 		mkdir(dir2, 0755);
 		snprintf(link_path, sizeof link_path, "%s/samples.csv", dir2);
 		symlink("/tmp/rb-should-not-exist", link_path);
-		tap_ok(sink_csv_open(&sink, dir2, &cause) < 0,
+		tap_ok(sink_csv_open(&sink, dir2, 0, &cause) < 0,
 		    "a directory with a planted file is refused");
 		tap_ok(access("/tmp/rb-should-not-exist", F_OK) == -1,
 		    "the symlink was not followed");
