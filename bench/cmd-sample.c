@@ -351,7 +351,8 @@ cmd_sample_exec(int argc, char **argv)
 
 	if (set.record != NULL &&
 	    ((rc = recording_write_system(set.record, system, &cause)) != 0 ||
-	    (rc = recording_write_source(set.record, &src, &cause)) != 0))
+	    (rc = recording_write_source(set.record, &src, 0, 0,
+	    &cause)) != 0))
 		die(-rc, "sample: %s", cause);
 	sc.command = "sample";
 	sc.dir = set.out;
@@ -360,6 +361,9 @@ cmd_sample_exec(int argc, char **argv)
 	sc.src = &src;
 	sc.interval_s = (double)set.interval / 1e9;
 	sc.replay = set.replay;
+	if (set.replay != NULL)
+		sc.replay_samples = recording_end(set.replay,
+		    &sc.replay_end_t_s);
 	sc.end_phase = "sample";
 	if ((rc = session_open(&ss, &sc, json_pack("[s]", "sample"),
 	    &cause)) != 0)
@@ -379,8 +383,8 @@ cmd_sample_exec(int argc, char **argv)
 	sample_watch(&ss, format, tty, &pipe_out, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
 	/* What the source found while sampling (accuracy), for replays. */
-	if (set.record != NULL &&
-	    recording_write_source(set.record, &src, &cause) != 0) {
+	if (set.record != NULL && recording_write_source(set.record, &src,
+	    ss.sampler.seq, ss.stop_t_s, &cause) != 0) {
 		log_errorx("sample: %s", cause);
 		free(cause);
 		cause = NULL;

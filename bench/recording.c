@@ -114,12 +114,13 @@ recording_write_file(const char *dir, const char *name, const char *buf,
 /*
  * Keep what the source is (its description, region map, what it cannot
  * give) in DIR/recording.json: written before the first sample, so that
- * a recording cut short still replays, and again at the end with what the
- * source found meanwhile (the kpageflags accuracy).
+ * a recording cut short still replays, and again at the end (samples > 0)
+ * with what the source found meanwhile (the kpageflags accuracy), how many
+ * samples there are and when the run stopped.
  */
 int
 recording_write_source(const char *record, struct source *src,
-    char **cause)
+    uint64_t samples, double end_t_s, char **cause)
 {
 	char path[PATH_MAX], *text;
 	json_t *rec;
@@ -127,6 +128,11 @@ recording_write_source(const char *record, struct source *src,
 
 	snprintf(path, sizeof path, "%s/%s", record, SRC_RECORDED_FILE);
 	rec = src_recorded_describe_source(src);
+	if (samples > 0) {
+		json_object_set_new(rec, "samples",
+		    json_integer((json_int_t)samples));
+		json_object_set_new(rec, "end_t_s", json_real(end_t_s));
+	}
 	text = json_dumps(rec, JSON_INDENT(1));
 	json_decref(rec);
 	if (text == NULL)
@@ -212,6 +218,32 @@ recording_read_sample(const char *replay, uint64_t i, struct source *src,
 		return (fail_with(cause, RB_EXIT_INPUT,
 		    "%s/time: expected the sample time in seconds", dir));
 	return (1);
+}
+
+/*
+ * How many samples a whole recording has and when its run stopped, from
+ * DIR/recording.json; 0 when it does not say (version 1, or cut short).
+ */
+uint64_t
+recording_end(const char *replay, double *end_t_s)
+{
+	json_t *rec, *n, *t;
+	uint64_t samples = 0;
+	char *cause = NULL;
+
+	if (src_recorded_load(replay, &rec, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	n = json_object_get(rec, "samples");
+	t = json_object_get(rec, "end_t_s");
+	if (json_is_integer(n) && json_integer_value(n) > 0 &&
+	    json_is_number(t) && json_number_value(t) >= 0) {
+		samples = (uint64_t)json_integer_value(n);
+		*end_t_s = json_number_value(t);
+	}
+	json_decref(rec);
+	return (samples);
 }
 
 /*

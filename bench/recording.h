@@ -23,7 +23,8 @@ json_t	*recording_system(const char *dir, const char *proc_root,
 int	 recording_write_system(const char *dir, json_t *system,
 	     char **cause);
 int	 recording_write_source(const char *dir, struct source *src,
-	     char **cause);
+	     uint64_t samples, double end_t_s, char **cause);
+uint64_t recording_end(const char *dir, double *end_t_s);
 int	 recording_write_sample(const char *dir, uint64_t i,
 	     const struct source *src, const struct snapshot *snap,
 	     double t_s, char **cause);

@@ -175,7 +175,7 @@ static int
 session_close(struct session *s, int code)
 {
 	char *cause = NULL;
-	double t_s = sampler_elapsed(&s->sampler);
+	double t_s = s->stop_t_s;
 
 	if (strcmp(s->status, "interrupted") == 0)
 		sink_csv_event(&s->sink, t_s, "interrupted",
@@ -227,6 +227,10 @@ session_finish(struct session *s, int interrupted)
 		code = RB_EXIT_INTR;
 	} else
 		s->status = "complete";
+	s->stop_t_s = sampler_elapsed(&s->sampler);
+	if (s->cfg.replay_samples > 0)
+		s->stop_t_s = s->sampler.seq == s->cfg.replay_samples ?
+		    s->cfg.replay_end_t_s : s->sampler.latest_t_s;
 	if (s->meta == NULL)
 		return (code);
 	return (session_close(s, code));
