@@ -76,6 +76,7 @@ src_recorded_load(const char *dir, json_t **rec, char **cause)
 {
 	char path[PATH_MAX + 32];
 	json_error_t err;
+	json_int_t version;
 	json_t *o, *v;
 
 	*rec = NULL;
@@ -94,12 +95,12 @@ src_recorded_load(const char *dir, json_t **rec, char **cause)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected an object "
 		    "with version and source.name", path));
 	}
-	if (json_integer_value(v) > SRC_RECORDED_VERSION ||
-	    json_integer_value(v) < 2) {
+	version = json_integer_value(v);
+	if (version > SRC_RECORDED_VERSION || version < 2) {
 		json_decref(o);
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: recording version "
 		    "%lld; this regionbench reads versions 1 to %d", path,
-		    (long long)json_integer_value(v), SRC_RECORDED_VERSION));
+		    (long long)version, SRC_RECORDED_VERSION));
 	}
 	*rec = o;
 	return (0);

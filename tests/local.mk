@@ -89,6 +89,9 @@ tests_perf_sampler_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-sampler
 TESTS += tests/sampler-cli.sh
 EXTRA_DIST += tests/sampler-cli.sh
+# Recordings of every source, and the files a source leaves out.
+TESTS += tests/recording-cli.sh tests/recording-live.sh
+EXTRA_DIST += tests/recording-cli.sh tests/recording-live.sh
 
 
 # ---- kpageflags, the region map and placement
