@@ -67,11 +67,12 @@ static const struct opt_def sample_options[] = {
 	  "zone lock)" },
 	{ .name = "record", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, record), .arg = "DIR",
-	  .help = "keep the raw /proc text of every sample in DIR/0000, "
-	  "DIR/0001, ..." },
+	  .help = "keep the raw /proc text and the source's figures of "
+	  "every sample in DIR/0000, DIR/0001, ..." },
 	{ .name = "replay", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, replay), .arg = "DIR",
-	  .help = "read the samples of a --record directory instead of /proc" },
+	  .help = "read the samples of a --record directory instead of /proc "
+	  "(--source auto: the recorded source's figures)" },
 	{ .name = "out", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, out), .arg = "DIR",
 	  .help = "write the results directory DIR" },
@@ -409,7 +410,9 @@ const struct command_entry cmd_sample_entry = {
 	.description =
 	    "Reads the region source every --interval and writes regions.csv,\n"
 	    "samples.csv, buddy.csv, pagetype.csv, pageblocks.csv, events.csv\n"
-	    "and meta.json into --out.  Without --out it shows each sample on\n"
+	    "and meta.json into --out (the kpageflags source leaves out\n"
+	    "pagetype.csv and pageblocks.csv; meta.json's files_omitted says\n"
+	    "why).  Without --out it shows each sample on\n"
 	    "stdout: a refreshing table that fits the terminal, or, when\n"
 	    "stdout is not a terminal, samples.csv rows (--format csv, the\n"
 	    "default there) or one JSON object per line (--format json).\n"
