@@ -194,6 +194,7 @@ region_map_json_read(struct region_map *map, json_t *o)
 		    "end_pfn", &e, "key", &map->segs[i].key, "block",
 		    &map->segs[i].block) != 0 || map->segs[i].key < 0 ||
 		    map->segs[i].key >= map->nkeys ||
+		    map->segs[i].block < -1 ||
 		    map->segs[i].block >= map->nblocks)
 			return (-1);
 		map->segs[i].start_pfn = (uint64_t)s;

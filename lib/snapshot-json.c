@@ -276,7 +276,9 @@ snapshot_from_json(struct snapshot *snap, json_t *o, const char *path,
 				    json_string_value(j));
 		}
 	}
-	if (json_is_integer(j = json_object_get(o, "warnings_dropped")))
+	j = json_object_get(o, "warnings_dropped");
+	if (json_is_integer(j) && json_integer_value(j) > 0 &&
+	    json_integer_value(j) < 1000000)
 		snap->warn_dropped += (int)json_integer_value(j);
 	a = json_object_get(o, "entries");
 	if (!json_is_array(a))

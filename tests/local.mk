@@ -265,7 +265,8 @@ HARDENING_REPLAY = \
 	tests/t-hardening-region-map \
 	tests/t-hardening-suite \
 	tests/t-hardening-gate \
-	tests/t-hardening-results
+	tests/t-hardening-results \
+	tests/t-hardening-recording
 HARDENING_REPLAY_EXE = $(HARDENING_REPLAY:=$(EXEEXT))
 TESTS += $(HARDENING_REPLAY)
 check_SCRIPTS = $(HARDENING_REPLAY_EXE)
