@@ -110,9 +110,9 @@ verify_omitted(const char *dir, json_t *meta, char **why)
 		free(path);
 		if (gone && !json_is_string(json_object_get(omitted, file))) {
 			*why = xasprintf("%s is missing, and meta.json's "
-			    "files_omitted does not say why (the %s source "
-			    "writes it)", file, source != NULL ? source :
-			    "run's");
+			    "files_omitted does not say why it was left out "
+			    "(source %s)", file, source != NULL ? source :
+			    "unknown");
 			return (-1);
 		}
 	}

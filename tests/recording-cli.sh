@@ -109,8 +109,12 @@ cp -r "$WORK/run-zone" "$WORK/lost"
 rm "$WORK/lost/pageblocks.csv"
 rb verify "$WORK/lost"
 expect_rc 1 "verify: a zone run without pageblocks.csv is damaged"
-expect_out "pageblocks.csv is missing, and meta.json's files_omitted does not say why" \
+expect_out "pageblocks.csv is missing, and meta.json's files_omitted does not say why it was left out \(source zone\)" \
     "verify names the missing file"
+
+# Hand-made data of the kpageflags source that says why passes.
+rb verify "$TESTDATA/charts/basic"
+expect_rc 0 "verify a hand-made kpageflags run with files_omitted"
 
 # A source named again: the text sources parse the recorded text, the
 # recorded kpageflags source gives its figures, others are refused.
