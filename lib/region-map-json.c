@@ -39,7 +39,8 @@ region_map_to_json(const struct region_map *map)
 	a = json_array();
 	for (i = 0; i < map->nblocks; i++)
 		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b, "
-		    "s:s}", "id", map->blocks[i].id, "node", map->blocks[i].node,
+		    "s:s}", "id", map->blocks[i].id,
+		    "node", map->blocks[i].node,
 		    "start_pfn", RMJ_I(map->blocks[i].start_pfn),
 		    "end_pfn", RMJ_I(map->blocks[i].end_pfn),
 		    "online", map->blocks[i].online,

@@ -285,8 +285,8 @@ snapshot_from_json(struct snapshot *snap, json_t *o, const char *path,
 		goto bad;
 	json_array_foreach(a, i, j) {
 		if (snapshot_json_read_entry(snap, j, &what) != 0)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s: entry %zu: "
-			    "%s", path, i + 1, what));
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "%s: entry %zu: %s", path, i + 1, what));
 	}
 	return (0);
 

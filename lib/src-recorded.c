@@ -27,10 +27,10 @@
 #include "src-recorded.h"
 
 struct src_recorded {
-	struct source_ops	 ops;		/* named after the run's source */
+	struct source_ops	 ops;	/* named after the run's source */
 	char			 name[64];
 	char			*no_migratetypes;
-	json_t			*described;	/* the run's source object */
+	json_t			*described;	/* the run's source */
 	struct region_map	 map;
 	int			 has_map;
 };
@@ -92,8 +92,8 @@ src_recorded_load(const char *dir, json_t **rec, char **cause)
 	    !json_is_string(json_object_get(json_object_get(o, "source"),
 	    "name"))) {
 		json_decref(o);
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected an object "
-		    "with version and source.name", path));
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: expected an "
+		    "object with version and source.name", path));
 	}
 	version = json_integer_value(v);
 	if (version > SRC_RECORDED_VERSION || version < 2) {

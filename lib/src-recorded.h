@@ -20,7 +20,8 @@
 json_t	*src_recorded_describe_source(struct source *src);
 int	 src_recorded_load(const char *dir, json_t **rec, char **cause);
 const char *src_recorded_name(json_t *rec);
-int	 src_recorded_open(struct source *src, const struct source_config *cfg,
-	     json_t *rec, const char *why, char **cause);
+int	 src_recorded_open(struct source *src,
+	     const struct source_config *cfg, json_t *rec, const char *why,
+	     char **cause);
 
 #endif
