@@ -71,6 +71,11 @@ for f in zoneinfo buddyinfo snapshot.json time; do
 	[ -s "$R/0002/$f" ]
 	ok $? "sample 2 keeps $f"
 done
+rb sample --replay "$R" --count 2 --out "$WORK/rep-kpf-2" --quiet
+expect_rc 0 "a replay of the first 2 samples"
+t1=$(cat "$R/0001/time")
+tail -n 1 "$WORK/rep-kpf-2/events.csv" | grep -q "^$t1,stop,complete,"
+ok $? "stops at its last sample's recorded time ($t1)"
 grep -q '"region_size_bytes": 268435456' "$WORK/rep-kpf/meta.json"
 ok $? "the replay's meta.json has the recorded region size"
 
