@@ -104,8 +104,11 @@ rb chart "$WORK/run-kpf" --out "$WORK/charts-kpf"
 expect_rc 0 "chart a kpageflags run"
 rb report "$WORK/run-kpf" --out "$WORK/kpf.html"
 expect_rc 0 "report of a kpageflags run"
-! grep -q 'pagetype.csv' "$WORK/kpf.html"
+! grep -q 'href="[^"]*pagetype.csv"' "$WORK/kpf.html"
 ok $? "the report links no pagetype.csv"
+grep -q '<th>pageblocks.csv not written</th><td>the kpageflags source gives no migratetype' \
+    "$WORK/kpf.html"
+ok $? "and says why it has none"
 rb compare "$WORK/run-kpf" "$WORK/rep-kpf"
 expect_rc 0 "compare two kpageflags runs"
 
