@@ -247,6 +247,36 @@ recording_end(const char *replay, double *end_t_s)
 }
 
 /*
+ * Recorded figures keep the regions the run cut: say so when the command
+ * line asks the recorded source for other settings (a string option not
+ * at its default, such as --region-size), rather than ignore it silently.
+ */
+static void
+recording_warn_settings(const struct source_cli *cli, const char *recorded,
+    const char *command)
+{
+	const struct source_ops *ops = source_lookup(recorded);
+	const struct opt_def *def;
+	const char *text;
+	int i;
+
+	if (ops == NULL || ops->options == NULL ||
+	    (i = source_index(ops)) < 0 || cli->settings[i] == NULL)
+		return;
+	for (def = ops->options; def->name != NULL; def++) {
+		if (def->type != OPT_STRING)
+			continue;
+		text = *(char **)((char *)cli->settings[i] + def->offset);
+		if (text == NULL || (def->def != NULL &&
+		    strcmp(text, def->def) == 0))
+			continue;
+		log_warnx("%s: --%s %s is not applied: a replay gives the "
+		    "figures the %s source computed with the settings it was "
+		    "recorded with", command, def->name, text, recorded);
+	}
+}
+
+/*
  * Open the source a replay of DIR asks for, dying with a message that
  * names the recording when it cannot give it.  auto (the default) gives
  * back what the run's source computed, when the recording kept it
@@ -274,6 +304,7 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 	if (rec != NULL)
 		recorded = src_recorded_name(rec);
 	if (rec != NULL && is_auto) {
+		recording_warn_settings(cli, recorded, command);
 		why = xasprintf("replay of %s: the figures the %s source "
 		    "computed when it was recorded", replay, recorded);
 		rc = src_recorded_open(src, &cfg, rec, why, &cause);
@@ -293,6 +324,7 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 	if (rec != NULL && strcmp(name, recorded) == 0) {
 		free(cause);
 		cause = NULL;
+		recording_warn_settings(cli, recorded, command);
 		why = xasprintf("replay of %s with --source %s: the figures "
 		    "the %s source computed when it was recorded", replay,
 		    name, recorded);

@@ -130,6 +130,12 @@ rb sample --replay "$R" --source kpageflags --out "$WORK/kpf-named" --quiet
 expect_rc 0 "replay of a kpageflags recording with --source kpageflags"
 cmp -s "$WORK/run-kpf/samples.csv" "$WORK/kpf-named/samples.csv"
 ok $? "and it gives the recorded figures"
+rb sample --replay "$R" --region-size 1G --out "$WORK/kpf-1g" --quiet
+expect_rc 0 "a replay given another --region-size"
+expect_err "warning: sample: --region-size 1G is not applied" \
+    "says that recorded figures keep their regions"
+cmp -s "$WORK/run-kpf/regions.csv" "$WORK/kpf-1g/regions.csv"
+ok $? "and keeps them"
 rb sample --replay "$R" --source zone --out "$WORK/kpf-zone" --quiet
 expect_rc 0 "--source zone parses the text a kpageflags recording kept"
 [ "$(($(wc -l <"$WORK/kpf-zone/regions.csv") - 1))" -eq 3 ]
