@@ -209,6 +209,7 @@ html_meta(FILE *f, const char *dir)
 		{ "region_size_bytes", "emulated region size (bytes)" },
 	};
 	char *path, *text, *joined;
+	const char *key;
 	json_t *root, *v, *k;
 	size_t i;
 
@@ -249,6 +250,12 @@ html_meta(FILE *f, const char *dir)
 	}
 	meta_row(f, "phases", joined);
 	free(joined);
+	/* A table the source cannot fill: say why it is not linked. */
+	json_object_foreach(json_object_get(root, "files_omitted"), key, v) {
+		path = xasprintf("%s not written", key);
+		meta_row(f, path, json_string_value(v));
+		free(path);
+	}
 	fputs("</table>\n", f);
 	json_decref(root);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "csv-schema.h"
 #include "log.h"
 #include "meta.h"
 #include "results.h"
@@ -84,6 +85,40 @@ verify_no_data(FILE *out, const char *dir, const char *status)
 	return (RB_EXIT_NODATA);
 }
 
+/*
+ * Tables a source may leave out (pagetype.csv and pageblocks.csv, which
+ * the kpageflags source cannot fill) must be there unless meta.json's
+ * files_omitted says why: a run that lost one is damaged.
+ */
+static int
+verify_omitted(const char *dir, json_t *meta, char **why)
+{
+	static const enum csv_table may_omit[] = {
+		CSV_PAGETYPE, CSV_PAGEBLOCKS
+	};
+	const char *file, *source = meta_get_string(meta, "source.name");
+	char *path;
+	json_t *omitted = json_object_get(meta, "files_omitted");
+	struct stat st;
+	size_t i;
+	int gone;
+
+	for (i = 0; i < sizeof may_omit / sizeof may_omit[0]; i++) {
+		file = csv_schema_table(may_omit[i])->file;
+		path = xasprintf("%s/%s", dir, file);
+		gone = lstat(path, &st) == -1 && errno == ENOENT;
+		free(path);
+		if (gone && !json_is_string(json_object_get(omitted, file))) {
+			*why = xasprintf("%s is missing, and meta.json's "
+			    "files_omitted does not say why it was left out "
+			    "(source %s)", file, source != NULL ? source :
+			    "unknown");
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 /* Verify one results directory: RB_EXIT_OK, _FAIL (damaged) or _NODATA. */
 static int
 verify_dir(FILE *out, const char *dir)
@@ -109,7 +144,8 @@ verify_dir(FILE *out, const char *dir)
 		return (rc);
 	}
 	rc = RB_EXIT_OK;
-	if (results_load(dir, &res, &why) != 0) {
+	if (verify_omitted(dir, meta, &why) != 0 ||
+	    results_load(dir, &res, &why) != 0) {
 		fprintf(out, "%s: damaged: %s\n", dir, why);
 		free(why);
 		json_decref(meta);

@@ -67,11 +67,12 @@ static const struct opt_def sample_options[] = {
 	  "zone lock)" },
 	{ .name = "record", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, record), .arg = "DIR",
-	  .help = "keep the raw /proc text of every sample in DIR/0000, "
-	  "DIR/0001, ..." },
+	  .help = "keep the raw /proc text and the source's figures of "
+	  "every sample in DIR/0000, DIR/0001, ..." },
 	{ .name = "replay", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, replay), .arg = "DIR",
-	  .help = "read the samples of a --record directory instead of /proc" },
+	  .help = "read the samples of a --record directory instead of /proc "
+	  "(--source auto: the recorded source's figures)" },
 	{ .name = "out", .type = OPT_STRING,
 	  .offset = offsetof(struct sample_settings, out), .arg = "DIR",
 	  .help = "write the results directory DIR" },
@@ -321,7 +322,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct snapshot view;
 	struct source src;
 	json_t *system;
-	char first[4096], *cause = NULL;
+	char *cause = NULL;
 	double t_s = 0;
 	int first_arg, rc, code, tty, limited, format;
 
@@ -341,16 +342,18 @@ cmd_sample_exec(int argc, char **argv)
 		term_watch_resize();
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
-	if (set.replay != NULL && (rc = recording_first(set.replay,
-	    first, sizeof first, &cause)) != 0)
-		die(-rc, "sample: %s", cause);
-	source_cli_open(&cli, &src, set.replay != NULL ? first : NULL);
+	if (set.replay != NULL)
+		recording_open_source(set.replay, &cli, &src, "sample");
+	else
+		source_cli_open(&cli, &src, NULL);
 	if ((system = recording_system(set.replay, cli.proc,
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);
 
 	if (set.record != NULL &&
-	    (rc = recording_write_system(set.record, system, &cause)) != 0)
+	    ((rc = recording_write_system(set.record, system, &cause)) != 0 ||
+	    (rc = recording_write_source(set.record, &src, 0, 0,
+	    &cause)) != 0))
 		die(-rc, "sample: %s", cause);
 	sc.command = "sample";
 	sc.dir = set.out;
@@ -359,6 +362,9 @@ cmd_sample_exec(int argc, char **argv)
 	sc.src = &src;
 	sc.interval_s = (double)set.interval / 1e9;
 	sc.replay = set.replay;
+	if (set.replay != NULL)
+		sc.replay_samples = recording_end(set.replay,
+		    &sc.replay_end_t_s);
 	sc.end_phase = "sample";
 	if ((rc = session_open(&ss, &sc, json_pack("[s]", "sample"),
 	    &cause)) != 0)
@@ -377,6 +383,15 @@ cmd_sample_exec(int argc, char **argv)
 	snapshot_init(&view);
 	sample_watch(&ss, format, tty, &pipe_out, &view, &t_s);
 	code = session_finish(&ss, session_signal() != 0 && limited);
+	/* What the source found while sampling (accuracy), for replays. */
+	if (set.record != NULL && recording_write_source(set.record, &src,
+	    ss.sampler.seq, ss.stop_t_s, &cause) != 0) {
+		log_errorx("sample: %s", cause);
+		free(cause);
+		cause = NULL;
+		if (code == RB_EXIT_OK)
+			code = RB_EXIT_ENV;
+	}
 	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);
 	json_decref(system);
@@ -393,7 +408,9 @@ const struct command_entry cmd_sample_entry = {
 	.description =
 	    "Reads the region source every --interval and writes regions.csv,\n"
 	    "samples.csv, buddy.csv, pagetype.csv, pageblocks.csv, events.csv\n"
-	    "and meta.json into --out.  Without --out it shows each sample on\n"
+	    "and meta.json into --out (the kpageflags source leaves out\n"
+	    "pagetype.csv and pageblocks.csv; meta.json's files_omitted says\n"
+	    "why).  Without --out it shows each sample on\n"
 	    "stdout: a refreshing table that fits the terminal, or, when\n"
 	    "stdout is not a terminal, samples.csv rows (--format csv, the\n"
 	    "default there) or one JSON object per line (--format json).\n"

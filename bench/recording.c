@@ -20,6 +20,8 @@
 #include "procfile.h"
 #include "recording.h"
 #include "sink-csv.h"
+#include "snapshot-json.h"
+#include "src-recorded.h"
 
 /* The first sample of a recording (DIR/0000), which must exist. */
 int
@@ -109,12 +111,48 @@ recording_write_file(const char *dir, const char *name, const char *buf,
 	return (0);
 }
 
-/* Keep the raw text the source read for sample number i. */
+/*
+ * Keep what the source is (its description, region map, what it cannot
+ * give) in DIR/recording.json: written before the first sample, so that
+ * a recording cut short still replays, and again at the end (samples > 0)
+ * with what the source found meanwhile (the kpageflags accuracy), how many
+ * samples there are and when the run stopped.
+ */
+int
+recording_write_source(const char *record, struct source *src,
+    uint64_t samples, double end_t_s, char **cause)
+{
+	char path[PATH_MAX], *text;
+	json_t *rec;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/%s", record, SRC_RECORDED_FILE);
+	rec = src_recorded_describe_source(src);
+	if (samples > 0) {
+		json_object_set_new(rec, "samples",
+		    json_integer((json_int_t)samples));
+		json_object_set_new(rec, "end_t_s", json_real(end_t_s));
+	}
+	text = json_dumps(rec, JSON_INDENT(1));
+	json_decref(rec);
+	if (text == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s", path));
+	rc = atomic_file_write(path, text, strlen(text), cause);
+	free(text);
+	return (rc != 0 ? -RB_EXIT_ENV : 0);
+}
+
+/*
+ * Keep the raw text the source read for sample number i and the figures
+ * it computed from it (snapshot.json: what a replay gives back).
+ */
 int
 recording_write_sample(const char *record, uint64_t i,
-    const struct source *src, double t_s, char **cause)
+    const struct source *src, const struct snapshot *snap, double t_s,
+    char **cause)
 {
-	char dir[PATH_MAX], text[64];
+	char dir[PATH_MAX], text[64], *figures;
+	json_t *obj;
 	int rc, n;
 
 	snprintf(dir, sizeof dir, "%s/%04" PRIu64, record, i);
@@ -132,6 +170,17 @@ recording_write_sample(const char *record, uint64_t i,
 	if ((src->files_read & SOURCE_FILE_PAGETYPEINFO) && (rc =
 	    recording_write_file(dir, "pagetypeinfo", src->pagetypeinfo.buf,
 	    src->pagetypeinfo.len, cause)) != 0)
+		return (rc);
+	obj = snapshot_to_json(snap);
+	figures = json_dumps(obj, JSON_COMPACT);
+	json_decref(obj);
+	if (figures == NULL)
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: out of memory",
+		    dir, SRC_RECORDED_SNAPSHOT));
+	rc = recording_write_file(dir, SRC_RECORDED_SNAPSHOT, figures,
+	    strlen(figures), cause);
+	free(figures);
+	if (rc != 0)
 		return (rc);
 	n = snprintf(text, sizeof text, "%.3f\n", t_s);
 	return (recording_write_file(dir, "time", text, (size_t)n, cause));
@@ -169,4 +218,129 @@ recording_read_sample(const char *replay, uint64_t i, struct source *src,
 		return (fail_with(cause, RB_EXIT_INPUT,
 		    "%s/time: expected the sample time in seconds", dir));
 	return (1);
+}
+
+/*
+ * How many samples a whole recording has and when its run stopped, from
+ * DIR/recording.json; 0 when it does not say (version 1, or cut short).
+ */
+uint64_t
+recording_end(const char *replay, double *end_t_s)
+{
+	json_t *rec, *n, *t;
+	uint64_t samples = 0;
+	char *cause = NULL;
+
+	if (src_recorded_load(replay, &rec, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	n = json_object_get(rec, "samples");
+	t = json_object_get(rec, "end_t_s");
+	if (json_is_integer(n) && json_integer_value(n) > 0 &&
+	    json_is_number(t) && json_number_value(t) >= 0) {
+		samples = (uint64_t)json_integer_value(n);
+		*end_t_s = json_number_value(t);
+	}
+	json_decref(rec);
+	return (samples);
+}
+
+/*
+ * Recorded figures keep the regions the run cut: say so when the command
+ * line asks the recorded source for other settings (a string option not
+ * at its default, such as --region-size), rather than ignore it silently.
+ */
+static void
+recording_warn_settings(const struct source_cli *cli, const char *recorded,
+    const char *command)
+{
+	const struct source_ops *ops = source_lookup(recorded);
+	const struct opt_def *def;
+	const char *text;
+	int i;
+
+	if (ops == NULL || ops->options == NULL ||
+	    (i = source_index(ops)) < 0 || cli->settings[i] == NULL)
+		return;
+	for (def = ops->options; def->name != NULL; def++) {
+		if (def->type != OPT_STRING)
+			continue;
+		text = *(char **)((char *)cli->settings[i] + def->offset);
+		if (text == NULL || (def->def != NULL &&
+		    strcmp(text, def->def) == 0))
+			continue;
+		log_warnx("%s: --%s %s is not applied: a replay gives the "
+		    "figures the %s source computed with the settings it was "
+		    "recorded with", command, def->name, text, recorded);
+	}
+}
+
+/*
+ * Open the source a replay of DIR asks for, dying with a message that
+ * names the recording when it cannot give it.  auto (the default) gives
+ * back what the run's source computed, when the recording kept it
+ * (version 2); a source named with --source that reads /proc text (zone,
+ * patched, sorted-buddy) parses the recorded text again; the recorded
+ * source named again gives its recorded figures.
+ */
+void
+recording_open_source(const char *replay, const struct source_cli *cli,
+    struct source *src, const char *command)
+{
+	struct source_config cfg;
+	char first[PATH_MAX], *cause = NULL, *why;
+	const char *name = cli->source, *recorded = NULL;
+	json_t *rec = NULL;
+	int rc, is_auto;
+
+	if ((rc = recording_first(replay, first, sizeof first, &cause)) != 0 ||
+	    (rc = src_recorded_load(replay, &rec, &cause)) != 0 ||
+	    (rc = source_cli_config(cli, &cfg, &cause)) != 0)
+		die(-rc, "%s: %s", command, cause);
+	snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s", first);
+	cfg.replay = replay;
+	is_auto = name == NULL || strcmp(name, "auto") == 0;
+	if (rec != NULL)
+		recorded = src_recorded_name(rec);
+	if (rec != NULL && is_auto) {
+		recording_warn_settings(cli, recorded, command);
+		why = xasprintf("replay of %s: the figures the %s source "
+		    "computed when it was recorded", replay, recorded);
+		rc = src_recorded_open(src, &cfg, rec, why, &cause);
+		free(why);
+		json_decref(rec);
+		if (rc != 0)
+			die(-rc, "%s: %s", command, cause);
+		return;
+	}
+	if ((rc = source_open(src, name, &cfg, &cause)) == 0) {
+		json_decref(rec);
+		return;
+	}
+	if (rc != -RB_EXIT_ENV || source_lookup(name) == NULL)
+		die(-rc, "%s: %s", command, cause);
+	/* The named source does not apply to the recorded text. */
+	if (rec != NULL && strcmp(name, recorded) == 0) {
+		free(cause);
+		cause = NULL;
+		recording_warn_settings(cli, recorded, command);
+		why = xasprintf("replay of %s with --source %s: the figures "
+		    "the %s source computed when it was recorded", replay,
+		    name, recorded);
+		rc = src_recorded_open(src, &cfg, rec, why, &cause);
+		free(why);
+		json_decref(rec);
+		if (rc != 0)
+			die(-rc, "%s: %s", command, cause);
+		return;
+	}
+	if (rec == NULL)
+		die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: "
+		    "the recording keeps only /proc text (version 1, no %s: "
+		    "recorded before figures were kept), and %s", command,
+		    replay, name, SRC_RECORDED_FILE, cause);
+	die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: the "
+	    "recording keeps the figures of the %s source and the /proc text "
+	    "it read, and %s", command, replay, name, recorded, cause);
 }

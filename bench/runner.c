@@ -202,21 +202,14 @@ runner_report(struct runner *r)
 	free(cause);
 }
 
-/* Open the region source: live, or the first sample of a recording. */
+/* Open the region source: live, or the one a recording gives. */
 static void
 runner_open_source(struct runner *r, struct source_cli *cli)
 {
-	char first[4096], *cause = NULL;
-	int rc;
-
-	if (r->set->replay == NULL) {
+	if (r->set->replay == NULL)
 		source_cli_open(cli, &r->src, NULL);
-		return;
-	}
-	if ((rc = recording_first(r->set->replay, first, sizeof first,
-	    &cause)) != 0)
-		die(-rc, "run: %s", cause);
-	source_cli_open(cli, &r->src, first);
+	else
+		recording_open_source(r->set->replay, cli, &r->src, "run");
 }
 
 /*
@@ -334,7 +327,9 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
 	runner_open_source(&r, cli);
 	system = meta_system(cli->proc);
-	if ((r.map = source_region_map(&r.src)) != NULL) {
+	/* Placement reads live pids: never against a recorded map. */
+	if (set->replay == NULL &&
+	    (r.map = source_region_map(&r.src)) != NULL) {
 		placement_init(&r.placement, cli->proc, r.map);
 		placement_result_init(&r.placement_result, r.map);
 	}

@@ -3,7 +3,9 @@
  * CLOCK_MONOTONIC) so that the rate does not drift with the cost of a
  * sample; it waits on a condition variable with that deadline so a stop or
  * a checkpoint request wakes it at once.  Everything it touches per sample
- * was sized by the first sample, so the loop itself does not allocate.
+ * was sized by the first sample, so the loop itself does not allocate, but
+ * for the JSON of recordings: --record writes each sample's figures and a
+ * replay of recorded figures reads them (under busy, like the rest).
  */
 #include "config.h"
 
@@ -54,7 +56,7 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 		return (rc);
 	if (s->cfg.record_dir != NULL &&
 	    (rc = recording_write_sample(
-	    s->cfg.record_dir, i, s->src, t_s, cause)) != 0)
+	    s->cfg.record_dir, i, s->src, &s->work, t_s, cause)) != 0)
 		return (rc);
 	with_buddy = s->cfg.buddy_every <= 1 ||
 	    i % (uint64_t)s->cfg.buddy_every == 0;

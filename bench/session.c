@@ -85,6 +85,9 @@ int
 session_open(struct session *s, const struct session_config *cfg,
     json_t *phases, char **cause)
 {
+	const char *why = cfg->src->ops->no_migratetypes;
+	json_t *omitted;
+	unsigned omit = 0;
 	int rc;
 
 	memset(s, 0, sizeof *s);
@@ -94,13 +97,24 @@ session_open(struct session *s, const struct session_config *cfg,
 		json_decref(phases);
 		return (0);
 	}
-	if ((rc = sink_csv_open(&s->sink, cfg->dir, cause)) != 0) {
+	/* Tables the source never fills are left out, with the reason. */
+	omitted = json_object();
+	if (why != NULL) {
+		omit = (1U << CSV_PAGETYPE) | (1U << CSV_PAGEBLOCKS);
+		json_object_set_new(omitted,
+		    csv_schema_table(CSV_PAGETYPE)->file, json_string(why));
+		json_object_set_new(omitted,
+		    csv_schema_table(CSV_PAGEBLOCKS)->file, json_string(why));
+	}
+	if ((rc = sink_csv_open(&s->sink, cfg->dir, omit, cause)) != 0) {
+		json_decref(omitted);
 		json_decref(phases);
 		return (rc);
 	}
 	/* meta.json goes where the CSVs go, even after they close. */
 	if ((s->dirfd = fcntl(s->sink.dirfd, F_DUPFD_CLOEXEC, 0)) == -1) {
 		json_decref(phases);
+		json_decref(omitted);
 		sink_csv_close(&s->sink, NULL);
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", cfg->dir,
 		    strerror(errno)));
@@ -110,6 +124,7 @@ session_open(struct session *s, const struct session_config *cfg,
 	meta_set_source(s->meta, cfg->src);
 	json_object_set_new(s->meta, "interval_s", json_real(cfg->interval_s));
 	json_object_set_new(s->meta, "phases", phases);
+	json_object_set_new(s->meta, "files_omitted", omitted);
 	if (cfg->replay != NULL)
 		json_object_set_new(s->meta, "replay_of",
 		    json_string(cfg->replay));
@@ -160,7 +175,7 @@ static int
 session_close(struct session *s, int code)
 {
 	char *cause = NULL;
-	double t_s = sampler_elapsed(&s->sampler);
+	double t_s = s->stop_t_s;
 
 	if (strcmp(s->status, "interrupted") == 0)
 		sink_csv_event(&s->sink, t_s, "interrupted",
@@ -212,6 +227,10 @@ session_finish(struct session *s, int interrupted)
 		code = RB_EXIT_INTR;
 	} else
 		s->status = "complete";
+	s->stop_t_s = sampler_elapsed(&s->sampler);
+	if (s->cfg.replay_samples > 0)
+		s->stop_t_s = s->sampler.seq == s->cfg.replay_samples ?
+		    s->cfg.replay_end_t_s : s->sampler.latest_t_s;
 	if (s->meta == NULL)
 		return (code);
 	return (session_close(s, code));

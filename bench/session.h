@@ -28,6 +28,13 @@ struct session_config {
 	double		 interval_s;
 	const char	*replay;	/* recording read instead of /proc */
 	const char	*end_phase;	/* phase of the stop event; NULL: none */
+	/*
+	 * A replay of a whole recording stops when the recorded run stopped
+	 * (replay_end_t_s after replay_samples samples), one cut short at
+	 * its last sample; 0 samples: at the time it took.
+	 */
+	uint64_t	 replay_samples;
+	double		 replay_end_t_s;
 };
 
 struct session {
@@ -38,6 +45,7 @@ struct session {
 	json_t		*meta;		/* NULL without a directory */
 	struct sampler	 sampler;
 	const char	*status;	/* after session_finish */
+	double		 stop_t_s;	/* time of the stop event */
 };
 
 void	 session_catch_signals(int flags);

@@ -17,13 +17,16 @@ lib_librb_a_SOURCES = \
 	lib/vmstat.c lib/vmstat.h \
 	lib/topology.c lib/topology.h \
 	lib/snapshot.c lib/snapshot.h \
+	lib/snapshot-json.c lib/snapshot-json.h \
 	lib/source.c lib/source.h \
 	lib/src-procfs.c lib/src-procfs.h \
 	lib/src-patched.c \
 	lib/src-sorted-buddy.c \
 	lib/src-zone.c \
+	lib/src-recorded.c lib/src-recorded.h \
 	lib/region-map.c lib/region-map.h lib/region-map-private.h \
 	lib/region-map-sysfs.c lib/region-map-file.c \
+	lib/region-map-json.c \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
 	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
 	lib/src-kpageflags-check.c \

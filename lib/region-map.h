@@ -13,6 +13,7 @@
 #ifndef RB_REGION_MAP_H
 #define RB_REGION_MAP_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -119,5 +120,8 @@ int	 region_map_zone(const struct region_map *map, int node,
 	     const char *name);
 const char *region_map_mode_name(const struct region_map *map);
 void	 region_map_print(FILE *f, const struct region_map *map);
+json_t	*region_map_to_json(const struct region_map *map);
+int	 region_map_from_json(struct region_map *map, json_t *obj,
+	     const char *where, char **cause);
 
 #endif

@@ -174,10 +174,13 @@ sink_make_dir(const char *dir, char **cause)
  * Open the results directory and create every table with its header, but
  * regions.csv: that one appears whole with the first sample (header and
  * rows in one atomic replacement), so a directory without it is a run
- * stopped before its first sample, never a damaged one.
+ * stopped before its first sample, never a damaged one.  Tables in omit
+ * (1 << CSV_*) are not created: their source never has rows for them, and
+ * meta.json's files_omitted says why.
  */
 int
-sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
+sink_csv_open(struct sink_csv *sink, const char *dir, unsigned omit,
+    char **cause)
 {
 	const struct csv_table_def *def;
 	struct sink_file *f;
@@ -188,6 +191,8 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 	for (i = 0; i < CSV_NTABLES; i++)
 		sink->files[i].fd = -1;
 	sink->dirfd = -1;
+	/* regions.csv and samples.csv are what makes a run. */
+	sink->omit = omit & ~((1U << CSV_REGIONS) | (1U << CSV_SAMPLES));
 	if ((rc = sink_make_dir(dir, cause)) != 0)
 		return (rc);
 	snprintf(sink->dir, sizeof sink->dir, "%s", dir);
@@ -210,6 +215,8 @@ sink_csv_open(struct sink_csv *sink, const char *dir, char **cause)
 	for (i = 0; i < CSV_NTABLES; i++) {
 		f = &sink->files[i];
 		def = csv_schema_table(i);
+		if (sink->omit & (1U << i))
+			continue;
 		sink_printf(f, "%s\n", def->header);
 		if (i == CSV_REGIONS)
 			continue;
@@ -390,10 +397,11 @@ sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 		if (with_buddy)
 			sink_buddy_rows(&sink->files[CSV_BUDDY], t_s, phase,
 			    e);
-		if (e->has_mt_free)
+		if (e->has_mt_free && !(sink->omit & (1U << CSV_PAGETYPE)))
 			sink_pagetype_rows(&sink->files[CSV_PAGETYPE], snap,
 			    t_s, phase, e);
-		if (e->has_mt_blocks)
+		if (e->has_mt_blocks &&
+		    !(sink->omit & (1U << CSV_PAGEBLOCKS)))
 			sink_pageblocks_rows(&sink->files[CSV_PAGEBLOCKS],
 			    snap, t_s, phase, e);
 	}

@@ -33,11 +33,13 @@ struct sink_csv {
 		int	 node, region;
 		char	 zone[SNAP_NAME_LEN];
 	}		*regions;
+	unsigned	 omit;		/* 1 << table: left out of this run */
 	char		*error;		/* first write error, kept */
 	double		 last_event_t;	/* events.csv stays in time order */
 };
 
-int	 sink_csv_open(struct sink_csv *sink, const char *dir, char **cause);
+int	 sink_csv_open(struct sink_csv *sink, const char *dir, unsigned omit,
+	     char **cause);
 int	 sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 	     double t_s, const char *phase, int with_buddy, char **cause);
 int	 sink_csv_write_samples(int fd, const struct snapshot *snap,

@@ -47,6 +47,7 @@ enum { SOURCE_COUNT = 0 SOURCE_LIST(SOURCE_COUNT_ONE) };
 struct source_config {
 	char		 proc_root[PATH_MAX];	/* --proc, default /proc */
 	char		 sys_root[PATH_MAX];	/* --sys, default /sys */
+	const char	*replay;	/* a recording read instead of /proc */
 	void		*settings[SOURCE_COUNT];
 };
 
@@ -70,6 +71,11 @@ struct source_ops {
 	void		(*close)(struct source *src);
 	/* The emulated region map of an open source; NULL: it has none. */
 	const struct region_map *(*region_map)(const struct source *src);
+	/*
+	 * Why the source never gives migratetype figures (free blocks and
+	 * pageblocks per migratetype), or NULL when it reads them.
+	 */
+	const char	*no_migratetypes;
 };
 
 struct source {

@@ -182,6 +182,13 @@ src_kpageflags_probe(struct source *src, char **reason)
 {
 	char path[PATH_MAX + 32];
 
+	/* A recording keeps text files; the scan needs the machine. */
+	if (src->cfg.replay != NULL) {
+		*reason = xasprintf("the recording %s keeps no kpageflags "
+		    "figures (it keeps them only when the recorded run used "
+		    "the kpageflags source)", src->cfg.replay);
+		return (0);
+	}
 	if (!procfile_exists(src->cfg.proc_root, "kpageflags")) {
 		*reason = xasprintf("%s/kpageflags does not exist (kernel "
 		    "without CONFIG_PROC_PAGE_MONITOR)", src->cfg.proc_root);
@@ -413,4 +420,7 @@ const struct source_ops src_kpageflags_ops = {
 	.describe = src_kpageflags_describe,
 	.close = src_kpageflags_close,
 	.region_map = src_kpageflags_region_map,
+	.no_migratetypes = "the kpageflags source gives no migratetype per "
+	    "pageblock or per free block: /proc/kpageflags has no migratetype "
+	    "bits (docs/csv-schema.md)",
 };

@@ -90,6 +90,9 @@ tests_perf_sampler_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-sampler
 TESTS += tests/sampler-cli.sh
 EXTRA_DIST += tests/sampler-cli.sh
+# Recordings of every source, and the files a source leaves out.
+TESTS += tests/recording-cli.sh tests/recording-live.sh
+EXTRA_DIST += tests/recording-cli.sh tests/recording-live.sh
 
 
 # ---- kpageflags, the region map and placement
@@ -263,7 +266,8 @@ HARDENING_REPLAY = \
 	tests/t-hardening-region-map \
 	tests/t-hardening-suite \
 	tests/t-hardening-gate \
-	tests/t-hardening-results
+	tests/t-hardening-results \
+	tests/t-hardening-recording
 HARDENING_REPLAY_EXE = $(HARDENING_REPLAY:=$(EXEEXT))
 TESTS += $(HARDENING_REPLAY)
 check_SCRIPTS = $(HARDENING_REPLAY_EXE)

@@ -90,9 +90,8 @@ if [ -d "$TESTDATA/procfs/bad" ]; then
 	done
 fi
 
-# --record then --replay gives identical tables.
-# The zone source: kpageflags figures (auto as root) come from a binary
-# scan that a recording of the text files cannot replay.
+# --record then --replay gives identical tables (every source, and
+# recordings of older versions: tests/recording-cli.sh).
 rb sample --count 3 --interval 100ms --source zone --record "$WORK/rec" \
     --out "$WORK/live" --quiet
 expect_rc 0 "live sample with --record"

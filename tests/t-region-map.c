@@ -211,6 +211,103 @@ test_block(void)
 	region_map_free(&map);
 }
 
+/* Do two maps hold the same arrays, field by field? */
+static int
+same_map(const struct region_map *a, const struct region_map *b)
+{
+	int i;
+
+	if (a->nnodes != b->nnodes || a->nblocks != b->nblocks ||
+	    a->nregions != b->nregions || a->nzones != b->nzones ||
+	    a->nkeys != b->nkeys || a->nsegs != b->nsegs)
+		return (0);
+	for (i = 0; i < a->nnodes; i++)
+		if (a->nodes[i].node != b->nodes[i].node ||
+		    a->nodes[i].start_pfn != b->nodes[i].start_pfn ||
+		    a->nodes[i].end_pfn != b->nodes[i].end_pfn ||
+		    a->nodes[i].nregions != b->nodes[i].nregions)
+			return (0);
+	for (i = 0; i < a->nblocks; i++)
+		if (a->blocks[i].id != b->blocks[i].id ||
+		    a->blocks[i].node != b->blocks[i].node ||
+		    a->blocks[i].start_pfn != b->blocks[i].start_pfn ||
+		    a->blocks[i].end_pfn != b->blocks[i].end_pfn ||
+		    a->blocks[i].online != b->blocks[i].online ||
+		    strcmp(a->blocks[i].valid_zone, b->blocks[i].valid_zone))
+			return (0);
+	for (i = 0; i < a->nregions; i++)
+		if (a->regions[i].node != b->regions[i].node ||
+		    a->regions[i].region != b->regions[i].region ||
+		    a->regions[i].start_pfn != b->regions[i].start_pfn ||
+		    a->regions[i].end_pfn != b->regions[i].end_pfn)
+			return (0);
+	for (i = 0; i < a->nzones; i++)
+		if (a->zones[i].node != b->zones[i].node ||
+		    strcmp(a->zones[i].name, b->zones[i].name) != 0 ||
+		    a->zones[i].start_pfn != b->zones[i].start_pfn ||
+		    a->zones[i].end_pfn != b->zones[i].end_pfn ||
+		    a->zones[i].partial != b->zones[i].partial)
+			return (0);
+	for (i = 0; i < a->nkeys; i++)
+		if (a->keys[i].node != b->keys[i].node ||
+		    a->keys[i].region != b->keys[i].region ||
+		    a->keys[i].span != b->keys[i].span ||
+		    a->keys[i].zone != b->keys[i].zone ||
+		    a->keys[i].start_pfn != b->keys[i].start_pfn ||
+		    a->keys[i].end_pfn != b->keys[i].end_pfn)
+			return (0);
+	for (i = 0; i < a->nsegs; i++)
+		if (a->segs[i].start_pfn != b->segs[i].start_pfn ||
+		    a->segs[i].end_pfn != b->segs[i].end_pfn ||
+		    a->segs[i].key != b->segs[i].key ||
+		    a->segs[i].block != b->segs[i].block)
+			return (0);
+	return (1);
+}
+
+/*
+ * A recording's region map: to JSON and back gives the same map, and a
+ * malformed one is refused naming where it came from.
+ */
+static void
+test_json(void)
+{
+	struct region_map_config cfg;
+	struct region_map map, back;
+	char *cause = NULL;
+	json_t *o;
+	int rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.region_size = 256ULL << 20;
+	if (!tap_ok(map_build(&cfg, NULL, &map, &cause) == 0, "json: build "
+	    "(%s)", cause ? cause : "ok"))
+		return;
+	o = region_map_to_json(&map);
+	if (tap_ok(region_map_from_json(&back, o, "rec", &cause) == 0,
+	    "json: the map reads back (%s)", cause ? cause : "ok")) {
+		tap_ok(back.mode == map.mode && back.page_size ==
+		    map.page_size && back.region_pages == map.region_pages &&
+		    back.block_pages == map.block_pages, "json: mode and sizes");
+		tap_ok(same_map(&back, &map), "json: nodes, blocks, regions, "
+		    "zones, keys and segments (%d keys, %d segments)",
+		    map.nkeys, map.nsegs);
+		tap_ok(key_is(&back, 200000, 1, 0, "Normal"), "json: pfn "
+		    "lookups work on the map read back");
+		region_map_free(&back);
+	}
+	json_object_set_new(json_array_get(json_object_get(o, "keys"), 0),
+	    "zone", json_integer(99));
+	rc = region_map_from_json(&back, o, "rec/recording.json", &cause);
+	tap_ok(rc == -RB_EXIT_INPUT && cause != NULL &&
+	    strstr(cause, "rec/recording.json: malformed region map") != NULL,
+	    "json: a key of a zone that is not there is refused (%s)",
+	    cause ? cause : "no cause");
+	free(cause);
+	json_decref(o);
+	region_map_free(&map);
+}
+
 /* --region-size: a size or "block". */
 static void
 test_parse_size(void)
@@ -255,6 +352,7 @@ main(void)
 	test_map_file();
 	test_size();
 	test_block();
+	test_json();
 	test_parse_size();
 
 	if (tap_failed == 0) {

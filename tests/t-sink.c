@@ -1,7 +1,8 @@
 /*
  * Unit tests for the CSV sink: headers, rows of a hand-made snapshot read
  * back with libcsv, quoting, unknown values, refusal of a non-empty
- * directory and of planted symlinks, atomic meta files.
+ * directory and of planted symlinks, atomic meta files, tables left out,
+ * and snapshots kept as JSON (recordings) writing the same rows.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "atomic-file.h"
 #include "log.h"
 #include "sink-csv.h"
+#include "snapshot-json.h"
 #include "snapshot.h"
 #include "tap.h"
 
@@ -110,6 +112,125 @@ make_snapshot(struct snapshot *snap)
 	snapshot_warn(snap, "buddy total 1 != free 2, \"drift\"");
 }
 
+/* Does DIR/NAME hold the same bytes in both directories? */
+static int
+same_file(const char *a, const char *b, const char *name)
+{
+	char pa[4300], pb[4300], ba[65536], bb[65536];
+	size_t na = 0, nb = 0;
+	FILE *f;
+
+	snprintf(pa, sizeof pa, "%s/%s", a, name);
+	snprintf(pb, sizeof pb, "%s/%s", b, name);
+	if ((f = fopen(pa, "r")) != NULL) {
+		na = fread(ba, 1, sizeof ba, f);
+		fclose(f);
+	}
+	if ((f = fopen(pb, "r")) != NULL) {
+		nb = fread(bb, 1, sizeof bb, f);
+		fclose(f);
+	}
+	return (na > 0 && na == nb && memcmp(ba, bb, na) == 0);
+}
+
+/* Write one snapshot as a run of one sample into dir. */
+static int
+write_run(const char *dir, const struct snapshot *snap)
+{
+	struct sink_csv sink;
+	char *cause = NULL;
+	int rc;
+
+	if ((rc = sink_csv_open(&sink, dir, 0, &cause)) == 0)
+		rc = sink_csv_sample(&sink, snap, 0.5, "p", 1, &cause);
+	if (sink_csv_close(&sink, rc == 0 ? &cause : NULL) != 0)
+		rc = -1;
+	if (rc != 0)
+		tap_diag("%s: %s", dir, cause ? cause : "failed");
+	free(cause);
+	return (rc);
+}
+
+/*
+ * A snapshot kept as JSON and read back writes the same rows in every
+ * table; a malformed one is refused naming the file and the entry.
+ */
+static void
+test_json(const char *tmpl, struct snapshot *snap)
+{
+	static const char *const tables[] = {
+		"regions.csv", "samples.csv", "buddy.csv", "pagetype.csv",
+		"pageblocks.csv", "events.csv"
+	};
+	struct snap_entry *e = &snap->entries[0];
+	struct snapshot back;
+	char a[4200], b[4200], *cause = NULL;
+	json_t *o;
+	size_t i;
+	int rc;
+
+	/* Free blocks per migratetype, one count capped. */
+	e->has_mt_free = 1;
+	e->mt_free[0][0] = 4;
+	e->mt_free[0][2] = 100000;
+	e->mt_capped[0] = 1U << 2;
+	snap->has_pagetype = 1;
+	snap->pageblock_order = 9;
+	snap->format = SNAP_FORMAT_PATCHED;
+	e->zone_region = 2;
+	o = snapshot_to_json(snap);
+	snapshot_init(&back);
+	rc = snapshot_from_json(&back, o, "s.json", &cause);
+	if (!tap_ok(rc == 0, "json: the snapshot reads back (%s)",
+	    cause ? cause : "ok"))
+		return;
+	tap_ok(back.format == SNAP_FORMAT_PATCHED && back.norders == 3 &&
+	    back.pageblock_order == 9 && back.nwarn == 1,
+	    "json: format, orders, pageblock order, warnings");
+	snprintf(a, sizeof a, "%s/json-a", tmpl);
+	snprintf(b, sizeof b, "%s/json-b", tmpl);
+	if (write_run(a, snap) == 0 && write_run(b, &back) == 0) {
+		for (i = 0; i < sizeof tables / sizeof tables[0]; i++)
+			tap_ok(same_file(a, b, tables[i]), "json: the same %s "
+			    "from the snapshot read back", tables[i]);
+	}
+	json_object_set_new(json_array_get(json_object_get(o, "entries"), 1),
+	    "used", json_pack("[i]", 1));
+	rc = snapshot_from_json(&back, o, "rec/0001/snapshot.json", &cause);
+	tap_ok(rc == -RB_EXIT_INPUT && cause != NULL && strstr(cause,
+	    "rec/0001/snapshot.json: entry 2: used") != NULL,
+	    "json: a short used array is refused (%s)", cause ? cause : "");
+	free(cause);
+	json_decref(o);
+	snapshot_free(&back);
+}
+
+/* Tables left out are never created, and their rows never buffered. */
+static void
+test_omit(const char *tmpl, const struct snapshot *snap)
+{
+	struct sink_csv sink;
+	char dir[4200], path[4300], *cause = NULL;
+
+	snprintf(dir, sizeof dir, "%s/omit", tmpl);
+	tap_ok(sink_csv_open(&sink, dir, (1U << CSV_PAGETYPE) |
+	    (1U << CSV_PAGEBLOCKS) | (1U << CSV_SAMPLES), &cause) == 0,
+	    "omit: sink opens %s", dir);
+	tap_ok(sink_csv_sample(&sink, snap, 0.0, "p", 1, &cause) == 0,
+	    "omit: a sample with pageblock rows is written");
+	tap_ok(sink.files[CSV_PAGEBLOCKS].len == 0, "omit: no rows kept for "
+	    "pageblocks.csv");
+	tap_ok(sink_csv_close(&sink, &cause) == 0, "omit: sink closes");
+	snprintf(path, sizeof path, "%s/pagetype.csv", dir);
+	tap_ok(access(path, F_OK) == -1, "omit: no pagetype.csv");
+	snprintf(path, sizeof path, "%s/pageblocks.csv", dir);
+	tap_ok(access(path, F_OK) == -1, "omit: no pageblocks.csv");
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	tap_ok(access(path, F_OK) == 0, "omit: samples.csv cannot be left "
+	    "out");
+	free(cause);
+}
+
 /* nftw callback removing the test's temporary tree. */
 static int
 remove_entry(const char *path, const struct stat *st, int type,
@@ -135,7 +256,7 @@ main(void)
 	snprintf(dir, sizeof dir, "%s/run", tmpl);
 	make_snapshot(&snap);
 
-	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == 0, "sink opens %s", dir);
 	tap_ok(sink_csv_sample(&sink, &snap, 0.0, "phase,one", 1, &cause) ==
 	    0, "first sample written");
 	tap_ok(sink_csv_sample(&sink, &snap, 1.25, "phase,one", 0, &cause) ==
@@ -183,7 +304,7 @@ main(void)
 	 * go back in time in events.csv.
 	 */
 	snprintf(dir, sizeof dir, "%s/order", tmpl);
-	tap_ok(sink_csv_open(&sink, dir, &cause) == 0, "sink opens %s", dir);
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == 0, "sink opens %s", dir);
 	sink_csv_event(&sink, 2.0, "phase_start", "b", "b", NULL);
 	sink_csv_sample(&sink, &snap, 1.5, "a", 1, &cause);
 	tap_ok(sink_csv_close(&sink, &cause) == 0, "sink closes");
@@ -194,7 +315,7 @@ main(void)
 	    "phase_start)");
 	snprintf(dir, sizeof dir, "%s/run", tmpl);
 
-	tap_ok(sink_csv_open(&sink, dir, &cause) == -RB_EXIT_INPUT &&
+	tap_ok(sink_csv_open(&sink, dir, 0, &cause) == -RB_EXIT_INPUT &&
 	    strstr(cause, "not empty") != NULL,
 	    "a non-empty results directory is refused");
 	free(cause);
@@ -227,13 +348,15 @@ main(void)
 		mkdir(dir2, 0755);
 		snprintf(link_path, sizeof link_path, "%s/samples.csv", dir2);
 		symlink("/tmp/rb-should-not-exist", link_path);
-		tap_ok(sink_csv_open(&sink, dir2, &cause) < 0,
+		tap_ok(sink_csv_open(&sink, dir2, 0, &cause) < 0,
 		    "a directory with a planted file is refused");
 		tap_ok(access("/tmp/rb-should-not-exist", F_OK) == -1,
 		    "the symlink was not followed");
 		free(cause);
 		cause = NULL;
 	}
+	test_omit(tmpl, &snap);
+	test_json(tmpl, &snap);
 	snapshot_free(&snap);
 	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		tap_diag("could not remove %s", tmpl);

@@ -8,7 +8,8 @@ src=$1
 out=$2
 nul() { printf '\000'; }
 
-for t in zoneinfo buddyinfo pagetypeinfo region-map suite gate results; do
+for t in zoneinfo buddyinfo pagetypeinfo region-map suite gate results \
+    recording; do
 	rm -rf "$out/$t"
 	mkdir -p "$out/$t"
 	if [ -d "$src/tests/data/hardening/$t" ]; then
