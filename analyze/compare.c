@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "store.h"
 #include "log.h"
 
 /* Sort helper for names. */
@@ -28,7 +29,7 @@ name_cmp(const void *a, const void *b)
  * What a run ran, for telling suites apart: "phase (workload, ...)" for
  * each phase in order, the workloads of workloads.csv sorted.
  */
-static char *
+char *
 compare_run_shape(const struct results *res)
 {
 	char **names, *text = xstrdup(""), *old;
@@ -107,8 +108,8 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 }
 
 /* Free one run. */
-static void
-compare_run_free(struct compare_run *run)
+void
+compare_run_release(struct compare_run *run)
 {
 	int i;
 
@@ -206,6 +207,56 @@ compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
 	return (0);
 }
 
+/* The database "db:" selections are read from (store.h). */
+static char *compare_db_url;
+
+/* Name the database later "db:" arguments select runs from. */
+void
+compare_use_database(const char *url)
+{
+	free(compare_db_url);
+	compare_db_url = url != NULL ? xstrdup(url) : NULL;
+}
+
+/* Append the runs a "db:key=value,..." selection names. */
+static int
+compare_add_selection(struct compare_set *set, const char *text,
+    const struct metrics_options *opt, struct compare_run ***runs,
+    int *nruns, char **cause)
+{
+	struct metrics_options dflt;
+	struct store_selector sel;
+	struct store *st;
+	struct compare_run **found;
+	int nfound, i, rc;
+
+	if (opt == NULL) {
+		metrics_options_default(&dflt);
+		opt = &dflt;
+	}
+	if ((rc = store_selector_parse(text, &sel, cause)) != 0)
+		return (rc);
+	if ((rc = store_open(compare_db_url != NULL ? compare_db_url :
+	    STORE_DEFAULT_URL, &st, cause)) != 0) {
+		store_selector_free(&sel);
+		return (rc);
+	}
+	rc = store_select_runs(st, &sel, opt, &found, &nfound, cause);
+	store_close(st);
+	store_selector_free(&sel);
+	if (rc != 0)
+		return (rc);
+	for (i = 0; i < nfound; i++) {
+		set->runs = xreallocarray(set->runs, set->nruns + 1,
+		    sizeof *set->runs);
+		set->runs[set->nruns++] = found[i];
+		*runs = xreallocarray(*runs, *nruns + 1, sizeof **runs);
+		(*runs)[(*nruns)++] = found[i];
+	}
+	free(found);
+	return (0);
+}
+
 /*
  * Load the runs PATH stands for and append them to set->runs and to *runs
  * (the group being built).
@@ -219,6 +270,9 @@ compare_add_path(struct compare_set *set, const char *path,
 	char **dirs;
 	int ndirs, i, rc;
 
+	if (strncmp(path, STORE_SELECTOR_PREFIX, 3) == 0)
+		return (compare_add_selection(set, path, opt, runs, nruns,
+		    cause));
 	if ((rc = compare_run_dirs(path, &dirs, &ndirs, cause)) != 0)
 		return (rc);
 	for (i = 0; i < ndirs; i++) {
@@ -767,7 +821,7 @@ compare_free(struct compare_set *set)
 	if (set == NULL)
 		return;
 	for (i = 0; i < set->nruns; i++)
-		compare_run_free(set->runs[i]);
+		compare_run_release(set->runs[i]);
 	free(set->runs);
 	for (i = 0; i < set->ngroups; i++) {
 		free(set->groups[i].name);

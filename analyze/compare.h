@@ -9,6 +9,8 @@
 #include "metrics.h"
 #include "stats.h"
 
+struct results;
+
 enum compare_group_by {
 	COMPARE_BY_DIR,
 	COMPARE_BY_LABEL,
@@ -80,6 +82,9 @@ struct compare_cell {
 
 int	 compare_load_run(const char *dir, const struct metrics_options *opt,
 	     struct compare_run **out, char **cause);
+char	*compare_run_shape(const struct results *res);
+void	 compare_run_release(struct compare_run *run);
+void	 compare_use_database(const char *url);
 int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
 	     char **cause);
 int	 compare_add_path(struct compare_set *set, const char *path,

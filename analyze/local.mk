@@ -14,6 +14,8 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/compare.c analyze/compare.h \
 	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h \
+	analyze/store.c analyze/store.h analyze/store-int.h \
+	analyze/store-sqlite.c analyze/store-pg.c \
 	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \

@@ -568,7 +568,8 @@ static int
 meta_check_names(json_t *root, const char *dir, char **cause)
 {
 	static const char *const keys[] = { "label", "host", "command",
-	    "status", "suite.name", "kernel.release", "source.name" };
+	    "status", "suite.name", "kernel.release", "source.name",
+	    "kernel.version", "run_id", "start_time", "end_time" };
 	const char *s;
 	json_t *v;
 	size_t i;
@@ -624,6 +625,10 @@ meta_load(struct results *res, char **cause)
 	res->suite = meta_copy(root, "suite.name", NULL);
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
 	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
+	res->kernel_version = meta_copy(root, "kernel.version", NULL);
+	res->run_id = meta_copy(root, "run_id", NULL);
+	res->start_time = meta_copy(root, "start_time", NULL);
+	res->end_time = meta_copy(root, "end_time", NULL);
 	res->source = meta_copy(root, "source.name", NULL);
 	v = json_object_get(root, "phases");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
@@ -864,6 +869,10 @@ results_free(struct results *res)
 	free(res->host);
 	free(res->kernel_release);
 	free(res->boot_id);
+	free(res->kernel_version);
+	free(res->run_id);
+	free(res->start_time);
+	free(res->end_time);
 	free(res->command);
 	free(res->status);
 	free(res->suite);

@@ -71,7 +71,11 @@ struct results {
 	char		*label;
 	char		*host;
 	char		*kernel_release;
+	char		*kernel_version;	/* NULL when meta.json has none */
 	char		*boot_id;	/* NULL when meta.json has none */
+	char		*run_id;	/* NULL in results older than run ids */
+	char		*start_time;	/* UTC, ISO 8601; NULL: unknown */
+	char		*end_time;
 	char		*command;
 	char		*status;
 	char		*suite;		/* suite name; NULL for sample */

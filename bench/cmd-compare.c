@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "store.h"
 #include "compare-output.h"
 #include "log.h"
 #include "output.h"
@@ -18,6 +19,7 @@
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 
 struct compare_settings {
+	char		*db;
 	int		 group_by;
 	char		*baseline;
 	int		 format;
@@ -73,6 +75,11 @@ static const struct opt_def compare_options[] = {
 	  .offset = offsetof(struct compare_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
 	  .help = "a region with at most PAGES used pages is empty" },
+	{ .name = "db", .type = OPT_STRING,
+	  .offset = offsetof(struct compare_settings, db), .arg = "URL",
+	  .def = STORE_DEFAULT_URL,
+	  .help = "the database db:key=value,... arguments select stored "
+	  "runs from (regionbench store)" },
 	{ .name = NULL }
 };
 
@@ -97,6 +104,7 @@ cmd_compare_exec(int argc, char **argv)
 	}
 	metrics_options_default(&mo);
 	mo.empty_tolerance = st.empty_tolerance;
+	compare_use_database(st.db);
 	if ((rc = compare_load(argv + first, argc - first, st.group_by, &mo,
 	    &set, &cause)) != 0)
 		die(-rc, "%s", cause);
@@ -143,7 +151,9 @@ const struct command_entry cmd_compare_entry = {
 	.usage = "DIR...",
 	.summary = "compare groups of runs with statistics",
 	.description = "Each DIR is a results directory or a directory of "
-	    "them (as run --repeat makes), which counts as one group.  Text "
+	    "them (as run --repeat makes), which counts as one group, or a "
+	    "selection of stored runs such as db:kernel=6.1*,suite=quick,"
+	    "last=5 (see regionbench store and --db).  Text "
 	    "and markdown show a headline set of about 15 metrics a phase, "
 	    "one row each: the mean (Hmean, the harmonic mean, for rates; "
 	    "else Amean) of every group in the units analyze prints, the "

@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include "command.h"
+#include "store.h"
 #include "gate.h"
 #include "log.h"
 #include "suite.h"
 
 struct gate_settings {
+	char		*db;
 	struct opt_list	 baseline;
 	struct opt_list	 candidate;
 	char		*rules;
@@ -37,11 +39,13 @@ static const struct opt_def gate_options[] = {
 	{ .name = "baseline", .type = OPT_LIST, .multi = 1,
 	  .offset = offsetof(struct gate_settings, baseline), .arg = "DIR...",
 	  .required = 1,
-	  .help = "baseline runs or directories of runs (any depth)" },
+	  .help = "baseline runs, directories of runs (any depth) or db:... "
+	  "selections of stored runs" },
 	{ .name = "candidate", .type = OPT_LIST, .multi = 1,
 	  .offset = offsetof(struct gate_settings, candidate), .arg = "DIR...",
 	  .required = 1,
-	  .help = "candidate runs or directories of runs (any depth)" },
+	  .help = "candidate runs, directories of runs (any depth) or db:... "
+	  "selections of stored runs" },
 	{ .name = "rules", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, rules), .arg = "FILE",
 	  .help = "INI rules (default: gate-rules.ini found like suites: "
@@ -78,6 +82,11 @@ static const struct opt_def gate_options[] = {
 	  .offset = offsetof(struct gate_settings, empty_tolerance),
 	  .arg = "PAGES", .def = "0",
 	  .help = "a region with at most PAGES used pages is empty" },
+	{ .name = "db", .type = OPT_STRING,
+	  .offset = offsetof(struct gate_settings, db), .arg = "URL",
+	  .def = STORE_DEFAULT_URL,
+	  .help = "the database db:key=value,... arguments select stored "
+	  "runs from (regionbench store)" },
 	{ .name = NULL }
 };
 
@@ -127,6 +136,7 @@ cmd_gate_exec(int argc, char **argv)
 		die(-rc, "%s", cause);
 	metrics_options_default(&mo);
 	mo.empty_tolerance = st.empty_tolerance;
+	compare_use_database(st.db);
 	if ((rc = compare_load_two(st.baseline.v, st.baseline.n,
 	    st.candidate.v, st.candidate.n, &mo, &set, &cause)) != 0)
 		die(-rc, "%s", cause);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "store.h"
 #include "log.h"
 #include "runner.h"
 #include "session.h"
@@ -53,6 +54,15 @@ static const struct opt_def run_options[] = {
 	{ .name = "quiet", .type = OPT_FLAG,
 	  .offset = offsetof(struct runner_settings, quiet),
 	  .help = "print only the results path and errors" },
+	{ .name = "store", .type = OPT_FLAG,
+	  .offset = offsetof(struct runner_settings, store),
+	  .help = "load the results into the results database when the run "
+	  "ends (see regionbench store)" },
+	{ .name = "db", .type = OPT_STRING,
+	  .offset = offsetof(struct runner_settings, db), .arg = "URL",
+	  .def = STORE_DEFAULT_URL,
+	  .help = "the database --store loads into: sqlite:PATH or "
+	  "postgresql://..." },
 	{ .name = "user", .type = OPT_STRING,
 	  .offset = offsetof(struct runner_settings, user), .arg = "NAME",
 	  .help = "run the workloads as this user (as root; the sampler "

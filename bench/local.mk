@@ -17,6 +17,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-analyze.c \
 	bench/cmd-compare.c \
 	bench/cmd-gate.c \
+	bench/cmd-store.c \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "chart.h"
+#include "command.h"
 #include "log.h"
 #include "meta.h"
 #include "recording.h"
@@ -300,6 +301,35 @@ runner_cgroup_atexit(void)
 	runner_cgroup = NULL;
 }
 
+/*
+ * run --store: load the finished runs into the results database.  An
+ * interrupted run is not stored (it is not evidence of anything); a
+ * failure to store keeps the results on disk and is the exit code, so CI
+ * sees it.
+ */
+static int
+runner_store(const struct runner_settings *set, const char *parent,
+    int code)
+{
+	char *paths[1], *cause = NULL;
+	int rc;
+
+	if (code == RB_EXIT_INTR || session_signal() != 0) {
+		log_warnx("run: interrupted, so not stored in %s", set->db);
+		return (code);
+	}
+	paths[0] = (char *)parent;
+	if ((rc = store_dirs(set->db, paths, 1, 0, 0, 1, &cause)) != 0) {
+		log_errorx("run: the results in %s are whole, but storing "
+		    "them failed: %s", parent, cause);
+		free(cause);
+		return (-rc);
+	}
+	if (!set->quiet)
+		fprintf(stderr, "run: stored in %s\n", set->db);
+	return (code);
+}
+
 /* Run a suite, possibly repeated; returns the exit code. */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
@@ -341,6 +371,8 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (r.nreps > 1 && (rc = sink_make_dir(parent, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 	code = runner_repetitions(&r, system, parent);
+	if (set->store)
+		code = runner_store(set, parent, code);
 	printf("%s\n", parent);
 
 	if (!set->no_charts)

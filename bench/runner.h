@@ -22,6 +22,8 @@ struct runner_settings {
 	int		 no_charts;
 	int		 force;
 	char		*user;		/* workloads run as this user */
+	int		 store;		/* load the results into db */
+	char		*db;		/* the results database's URL */
 };
 
 int	 runner_main(const struct suite *suite,

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -132,6 +133,32 @@ meta_system(const char *proc_root)
 	return (sys);
 }
 
+/*
+ * A random (version 4) UUID naming one run wherever its results go: the
+ * results database keys runs by it, so a run loaded twice stays one run.
+ */
+static json_t *
+meta_run_id(void)
+{
+	unsigned char b[16];
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < sizeof b) {
+		n = getrandom(b + got, sizeof b - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (json_null());
+		got += (size_t)n;
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	return (json_sprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+	    "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4], b[5],
+	    b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]));
+}
+
 /* Start a meta.json document for a command; takes a reference to system. */
 json_t *
 meta_new(const char *command, const char *label, json_t *system)
@@ -143,6 +170,7 @@ meta_new(const char *command, const char *label, json_t *system)
 	    json_integer(META_SCHEMA_VERSION));
 	json_object_set_new(meta, "tool", json_pack("{s:s, s:s}", "name",
 	    PACKAGE_NAME, "version", PACKAGE_VERSION));
+	json_object_set_new(meta, "run_id", meta_run_id());
 	json_object_set_new(meta, "command", json_string(command));
 	json_object_set_new(meta, "suite", json_null());
 	json_object_set_new(meta, "label", json_string(label != NULL ? label :

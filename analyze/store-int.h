@@ -1,0 +1,27 @@
+/*
+ * What a database engine gives the results database (store.c): statements
+ * with text parameters $1..$N (NULL is SQL NULL) and queries that hand each
+ * row's columns to a callback as text.  One file per engine.
+ */
+#ifndef RB_STORE_INT_H
+#define RB_STORE_INT_H
+
+typedef int (*store_row_fn)(void *arg, int ncols, const char *const *cols);
+
+struct store_engine {
+	const char	*name;
+	/* target: the path (sqlite) or the whole URL (postgresql). */
+	void		*(*open)(const char *target, char **cause);
+	void		 (*close)(void *conn);
+	int		 (*exec)(void *conn, const char *sql, int n,
+			     const char *const *params, char **cause);
+	int		 (*query)(void *conn, const char *sql, int n,
+			     const char *const *params, store_row_fn row,
+			     void *arg, char **cause);
+	/* SQL type of an auto-numbered key is not needed: keys are texts. */
+};
+
+extern const struct store_engine store_engine_sqlite;
+extern const struct store_engine store_engine_postgresql;
+
+#endif

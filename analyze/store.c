@@ -1,0 +1,808 @@
+/*
+ * The results database (store.h): the schema and its migrations, loading
+ * results directories, and selecting runs back for compare and gate.  The
+ * engines (store-sqlite.c, store-pg.c) only run statements; everything
+ * that knows about runs is here, written once for both.  Every value
+ * travels as a statement parameter, never inside the SQL text.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "results.h"
+#include "store.h"
+#include "store-int.h"
+
+struct store {
+	const struct store_engine *engine;
+	void		*conn;
+	char		*url;
+	char		*created;	/* sqlite file this open created */
+};
+
+/*
+ * The schema, one list of statements per version: migrating from version
+ * v applies steps v+1 ... STORE_SCHEMA_VERSION in one transaction.  Types
+ * are those both engines take.
+ */
+static const char *const store_schema_v1[] = {
+	"CREATE TABLE schema_version (version INTEGER NOT NULL)",
+	"CREATE TABLE runs ("
+	" run_id TEXT PRIMARY KEY,"
+	" host TEXT NOT NULL,"
+	" kernel_release TEXT NOT NULL,"
+	" kernel_version TEXT,"
+	" boot_id TEXT,"
+	" suite TEXT,"
+	" label TEXT NOT NULL,"
+	" source TEXT,"
+	" command TEXT,"
+	" status TEXT NOT NULL,"
+	" start_time TEXT,"
+	" end_time TEXT,"
+	" page_size BIGINT,"
+	" region_size_bytes BIGINT,"
+	" nregions INTEGER,"
+	" shape TEXT NOT NULL,"
+	" empty_tolerance_pages BIGINT NOT NULL,"
+	" path TEXT,"
+	" stored_at TEXT NOT NULL)",
+	"CREATE INDEX runs_by_kernel ON runs (kernel_release, start_time)",
+	"CREATE TABLE phases ("
+	" run_id TEXT NOT NULL, idx INTEGER NOT NULL, phase TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, idx))",
+	"CREATE TABLE summary_metrics ("
+	" run_id TEXT NOT NULL, seq INTEGER NOT NULL, phase TEXT NOT NULL,"
+	" metric TEXT NOT NULL, value DOUBLE PRECISION, unit TEXT NOT NULL,"
+	" headline INTEGER NOT NULL,"
+	" PRIMARY KEY (run_id, seq))",
+	"CREATE INDEX summary_by_metric ON summary_metrics (metric, phase)",
+	"CREATE TABLE region_samples ("
+	" run_id TEXT NOT NULL, sample INTEGER NOT NULL,"
+	" t_s DOUBLE PRECISION NOT NULL, phase TEXT,"
+	" node INTEGER NOT NULL, region INTEGER NOT NULL,"
+	" present_pages BIGINT, free_pages BIGINT, used_pages BIGINT,"
+	" anon_pages BIGINT, file_pages BIGINT, slab_pages BIGINT,"
+	" pgtable_pages BIGINT, other_pages BIGINT,"
+	" PRIMARY KEY (run_id, sample, node, region))",
+	"CREATE TABLE workload_metrics ("
+	" run_id TEXT NOT NULL, seq INTEGER NOT NULL, phase TEXT,"
+	" workload TEXT NOT NULL, thread TEXT NOT NULL, metric TEXT NOT NULL,"
+	" value DOUBLE PRECISION, unit TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, seq))",
+	"CREATE TABLE events ("
+	" run_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+	" t_s DOUBLE PRECISION NOT NULL, phase TEXT, event TEXT NOT NULL,"
+	" detail TEXT,"
+	" PRIMARY KEY (run_id, seq))",
+	"INSERT INTO schema_version (version) VALUES (1)",
+	NULL
+};
+
+static const char *const *const store_migrations[STORE_SCHEMA_VERSION] = {
+	store_schema_v1
+};
+
+/* The tables that hold a run's rows, for replacing a run. */
+static const char *const store_run_tables[] = {
+	"DELETE FROM phases WHERE run_id = $1",
+	"DELETE FROM summary_metrics WHERE run_id = $1",
+	"DELETE FROM region_samples WHERE run_id = $1",
+	"DELETE FROM workload_metrics WHERE run_id = $1",
+	"DELETE FROM events WHERE run_id = $1",
+	"DELETE FROM runs WHERE run_id = $1",
+	NULL
+};
+
+static int
+st_exec(struct store *st, const char *sql, int n, const char *const *params,
+    char **cause)
+{
+	return (st->engine->exec(st->conn, sql, n, params, cause));
+}
+
+static int
+st_query(struct store *st, const char *sql, int n, const char *const *params,
+    store_row_fn row, void *arg, char **cause)
+{
+	return (st->engine->query(st->conn, sql, n, params, row, arg, cause));
+}
+
+/* Row callbacks that keep the first column as a number or a text. */
+static int
+row_long(void *arg, int ncols, const char *const *cols)
+{
+	long *v = arg;
+
+	if (ncols > 0 && cols[0] != NULL)
+		*v = strtol(cols[0], NULL, 10);
+	return (0);
+}
+
+static int
+row_count(void *arg, int ncols, const char *const *cols)
+{
+	(void)ncols;
+	(void)cols;
+	(*(long *)arg)++;
+	return (0);
+}
+
+/* The schema version, 0 for an empty database. */
+static int
+store_version(struct store *st, long *version, char **cause)
+{
+	long tables = 0;
+	int rc;
+
+	*version = 0;
+	if (st->engine == &store_engine_sqlite)
+		rc = st_query(st, "SELECT name FROM sqlite_master WHERE "
+		    "type = 'table' AND name = 'schema_version'", 0, NULL,
+		    row_count, &tables, cause);
+	else
+		rc = st_query(st, "SELECT table_name FROM "
+		    "information_schema.tables WHERE table_name = "
+		    "'schema_version' AND table_schema = current_schema()", 0,
+		    NULL, row_count, &tables, cause);
+	if (rc != 0 || tables == 0)
+		return (rc);
+	*version = -1;
+	if ((rc = st_query(st, "SELECT MAX(version) FROM schema_version", 0,
+	    NULL, row_long, version, cause)) != 0)
+		return (rc);
+	if (*version < 1)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: schema_version "
+		    "holds no version: not a regionbench database", st->url));
+	return (0);
+}
+
+/* Bring the schema up to STORE_SCHEMA_VERSION (inside a transaction). */
+static int
+store_migrate(struct store *st, char **cause)
+{
+	const char *const *step;
+	char v[24];
+	const char *param[1] = { v };
+	long version;
+	int rc;
+
+	if ((rc = store_version(st, &version, cause)) != 0)
+		return (rc);
+	if (version > STORE_SCHEMA_VERSION)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: schema version %ld "
+		    "is newer than this regionbench's (%d): use a newer "
+		    "regionbench", st->url, version, STORE_SCHEMA_VERSION));
+	for (; version < STORE_SCHEMA_VERSION; version++) {
+		for (step = store_migrations[version]; *step != NULL; step++) {
+			if ((rc = st_exec(st, *step, 0, NULL, cause)) != 0)
+				return (rc);
+		}
+		snprintf(v, sizeof v, "%ld", version + 1);
+		if ((rc = st_exec(st, "UPDATE schema_version SET version = $1",
+		    1, param, cause)) != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+int
+store_open(const char *url, struct store **out, char **cause)
+{
+	struct store *st;
+	struct stat sb;
+	const char *target;
+
+	st = xcalloc(1, sizeof *st);
+	st->url = xstrdup(url);
+	if (strncmp(url, "sqlite:", 7) == 0 && url[7] != '\0') {
+		st->engine = &store_engine_sqlite;
+		target = url + 7;
+		if (stat(target, &sb) == -1 && errno == ENOENT)
+			st->created = xstrdup(target);
+	} else if (strncmp(url, "postgresql://", 13) == 0 ||
+	    strncmp(url, "postgres://", 11) == 0) {
+		st->engine = &store_engine_postgresql;
+		target = url;
+	} else {
+		free(st->url);
+		free(st);
+		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
+		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
+		    "(a libpq URI)", url));
+	}
+	if ((st->conn = st->engine->open(target, cause)) == NULL) {
+		free(st->created);
+		free(st->url);
+		free(st);
+		return (-RB_EXIT_ENV);
+	}
+	*out = st;
+	return (0);
+}
+
+/*
+ * Close; a SQLite file this open created and left without a schema (a
+ * failed first load) is removed, so a failure leaves nothing behind.
+ */
+void
+store_close(struct store *st)
+{
+	long version = 0;
+	char *cause = NULL;
+
+	if (st == NULL)
+		return;
+	if (st->created != NULL && (store_version(st, &version, &cause) != 0 ||
+	    version == 0))
+		unlink(st->created);
+	free(cause);
+	st->engine->close(st->conn);
+	free(st->created);
+	free(st->url);
+	free(st);
+}
+
+const char *
+store_describe(const struct store *st)
+{
+	return (st->url);
+}
+
+/* ---- loading ---- */
+
+/* A stable id for a run written before meta.json had one. */
+static char *
+store_legacy_id(const struct results *res)
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char *text, hex[33];
+	int i;
+
+	text = xasprintf("%s\n%s\n%s\n%s\n%s\n%s", res->host,
+	    res->start_time != NULL ? res->start_time : "",
+	    res->kernel_release, res->boot_id != NULL ? res->boot_id : "",
+	    res->label, res->command != NULL ? res->command : "");
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof digest, digest);
+	free(text);
+	for (i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return (xasprintf("legacy-%s", hex));
+}
+
+/* Numbers as statement parameters: exact for integers, %.17g else. */
+static char *
+par_u64(uint64_t v)
+{
+	return (v == RESULTS_UNKNOWN ? NULL : xasprintf("%" PRIu64, v));
+}
+
+static char *
+par_double(double v)
+{
+	if (isnan(v))
+		return (xstrdup("NaN"));
+	if (isinf(v))
+		return (xstrdup(v > 0 ? "Infinity" : "-Infinity"));
+	return (xasprintf("%.17g", v));
+}
+
+/* Run one insert whose parameters are owned strings, then free them. */
+static int
+store_insert(struct store *st, const char *sql, int n, char **params,
+    char **cause)
+{
+	int i, rc;
+
+	rc = st_exec(st, sql, n, (const char *const *)params, cause);
+	for (i = 0; i < n; i++) {
+		free(params[i]);
+		params[i] = NULL;
+	}
+	return (rc);
+}
+
+static const char *
+phase_name(const struct results *res, int phase)
+{
+	return (phase >= 0 && phase < res->nphases ? res->phases[phase] :
+	    NULL);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return (s != NULL ? xstrdup(s) : NULL);
+}
+
+/* The run's own row, its phases and its summary. */
+static int
+store_insert_run(struct store *st, const char *id, const char *dir,
+    const struct results *res, const struct summary *sum, const char *shape,
+    const struct metrics_options *mo, char **cause)
+{
+	char *p[19], now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	int i, rc;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	p[0] = xstrdup(id);
+	p[1] = xstrdup(res->host);
+	p[2] = xstrdup(res->kernel_release);
+	p[3] = dup_or_null(res->kernel_version);
+	p[4] = dup_or_null(res->boot_id);
+	p[5] = dup_or_null(res->suite);
+	p[6] = xstrdup(res->label);
+	p[7] = dup_or_null(res->source);
+	p[8] = dup_or_null(res->command);
+	p[9] = xstrdup(res->status);
+	p[10] = dup_or_null(res->start_time);
+	p[11] = dup_or_null(res->end_time);
+	p[12] = par_u64(res->page_size);
+	p[13] = res->region_size_bytes != 0 ? par_u64(res->region_size_bytes) :
+	    NULL;
+	p[14] = xasprintf("%d", res->nregions);
+	p[15] = xstrdup(shape);
+	p[16] = par_u64(mo->empty_tolerance);
+	p[17] = xstrdup(dir);
+	p[18] = xstrdup(now);
+	if ((rc = store_insert(st, "INSERT INTO runs (run_id, host, "
+	    "kernel_release, kernel_version, boot_id, suite, label, source, "
+	    "command, status, start_time, end_time, page_size, "
+	    "region_size_bytes, nregions, shape, empty_tolerance_pages, path, "
+	    "stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+	    "$12, $13, $14, $15, $16, $17, $18, $19)", 19, p, cause)) != 0)
+		return (rc);
+	for (i = 0; i < res->nphases; i++) {
+		p[0] = xstrdup(id);
+		p[1] = xasprintf("%d", i);
+		p[2] = xstrdup(res->phases[i]);
+		if ((rc = store_insert(st, "INSERT INTO phases (run_id, idx, "
+		    "phase) VALUES ($1, $2, $3)", 3, p, cause)) != 0)
+			return (rc);
+	}
+	for (i = 0; i < sum->n; i++) {
+		p[0] = xstrdup(id);
+		p[1] = xasprintf("%d", i);
+		p[2] = xstrdup(res->phases[sum->rows[i].phase]);
+		p[3] = xstrdup(sum->rows[i].metric);
+		p[4] = par_double(sum->rows[i].value);
+		p[5] = xstrdup(sum->rows[i].unit);
+		p[6] = xasprintf("%d", sum->rows[i].headline);
+		if ((rc = store_insert(st, "INSERT INTO summary_metrics "
+		    "(run_id, seq, phase, metric, value, unit, headline) "
+		    "VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p, cause)) != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+/* Every sample of every region, the workloads' metrics and the events. */
+static int
+store_insert_rows(struct store *st, const char *id, const struct results *res,
+    char **cause)
+{
+	char *p[14];
+	size_t at;
+	int s, r, c, i, rc;
+
+	for (s = 0; s < res->samples.n; s++) {
+		for (r = 0; r < res->nregions; r++) {
+			at = (size_t)s * res->nregions + r;
+			p[0] = xstrdup(id);
+			p[1] = xasprintf("%d", s);
+			p[2] = par_double(res->samples.t[s]);
+			p[3] = dup_or_null(phase_name(res,
+			    res->samples.phase[s]));
+			p[4] = xasprintf("%d", res->regions[r].node);
+			p[5] = xasprintf("%d", res->regions[r].region);
+			p[6] = par_u64(res->present[at]);
+			p[7] = par_u64(res->free[at]);
+			p[8] = par_u64(res->used[at]);
+			for (c = 0; c < RESULTS_NCLASSES; c++)
+				p[9 + c] = res->cls[c] != NULL ?
+				    par_u64(res->cls[c][at]) : NULL;
+			if ((rc = store_insert(st, "INSERT INTO region_samples "
+			    "(run_id, sample, t_s, phase, node, region, "
+			    "present_pages, free_pages, used_pages, anon_pages, "
+			    "file_pages, slab_pages, pgtable_pages, "
+			    "other_pages) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+			    "$8, $9, $10, $11, $12, $13, $14)", 14, p,
+			    cause)) != 0)
+				return (rc);
+		}
+	}
+	for (i = 0; i < res->nwl_rows; i++) {
+		p[0] = xstrdup(id);
+		p[1] = xasprintf("%d", i);
+		p[2] = dup_or_null(phase_name(res, res->wl_rows[i].phase));
+		p[3] = xstrdup(res->wl_rows[i].workload);
+		p[4] = xstrdup(res->wl_rows[i].thread);
+		p[5] = xstrdup(res->wl_rows[i].metric);
+		p[6] = isnan(res->wl_rows[i].value) ? NULL :
+		    par_double(res->wl_rows[i].value);
+		p[7] = xstrdup(res->wl_rows[i].unit);
+		if ((rc = store_insert(st, "INSERT INTO workload_metrics "
+		    "(run_id, seq, phase, workload, thread, metric, value, "
+		    "unit) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, p,
+		    cause)) != 0)
+			return (rc);
+	}
+	for (i = 0; i < res->nevents; i++) {
+		p[0] = xstrdup(id);
+		p[1] = xasprintf("%d", i);
+		p[2] = par_double(res->events[i].t);
+		p[3] = dup_or_null(phase_name(res, res->events[i].phase));
+		p[4] = xstrdup(res->events[i].event);
+		p[5] = dup_or_null(res->events[i].detail);
+		if ((rc = store_insert(st, "INSERT INTO events (run_id, seq, "
+		    "t_s, phase, event, detail) VALUES ($1, $2, $3, $4, $5, "
+		    "$6)", 6, p, cause)) != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+/* Load one run directory, replacing the run when it is already stored. */
+static int
+store_load_one(struct store *st, const char *dir, int partial,
+    const struct metrics_options *mo, struct store_loaded *done,
+    char **cause)
+{
+	struct results *res;
+	struct metrics *m;
+	struct summary sum = { NULL, 0 };
+	const char *param[1];
+	char *id, *shape, *abs;
+	long exists = 0;
+	int i, rc;
+
+	if ((rc = results_load(dir, &res, cause)) != 0)
+		return (rc);
+	if (strcmp(res->status, "complete") != 0 && !partial) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: status %s, not "
+		    "complete: not stored (--partial stores it anyway)", dir,
+		    res->status);
+		results_free(res);
+		return (rc);
+	}
+	if ((rc = metrics_compute(res, mo, &m, cause)) != 0) {
+		results_free(res);
+		return (rc);
+	}
+	metrics_summarize(m, &sum);
+	metrics_free(m);
+	id = res->run_id != NULL && res->run_id[0] != '\0' ?
+	    xstrdup(res->run_id) : store_legacy_id(res);
+	shape = compare_run_shape(res);
+	abs = realpath(dir, NULL);
+	param[0] = id;
+	rc = st_query(st, "SELECT run_id FROM runs WHERE run_id = $1", 1,
+	    param, row_count, &exists, cause);
+	for (i = 0; rc == 0 && exists && store_run_tables[i] != NULL; i++)
+		rc = st_exec(st, store_run_tables[i], 1, param, cause);
+	if (rc == 0)
+		rc = store_insert_run(st, id, abs != NULL ? abs : dir, res,
+		    &sum, shape, mo, cause);
+	if (rc == 0)
+		rc = store_insert_rows(st, id, res, cause);
+	if (rc == 0) {
+		done->runs++;
+		done->replaced += exists != 0;
+	}
+	free(abs);
+	free(shape);
+	free(id);
+	summary_free(&sum);
+	results_free(res);
+	return (rc);
+}
+
+int
+store_load(struct store *st, char **dirs, int ndirs, int partial,
+    const struct metrics_options *mo, struct store_loaded *done,
+    char **cause)
+{
+	char *ignored = NULL;
+	int i, rc;
+
+	memset(done, 0, sizeof *done);
+	if ((rc = st_exec(st, "BEGIN", 0, NULL, cause)) != 0)
+		return (rc);
+	rc = store_migrate(st, cause);
+	for (i = 0; rc == 0 && i < ndirs; i++)
+		rc = store_load_one(st, dirs[i], partial, mo, done, cause);
+	if (rc == 0)
+		rc = st_exec(st, "COMMIT", 0, NULL, cause);
+	if (rc != 0) {
+		st_exec(st, "ROLLBACK", 0, NULL, &ignored);
+		free(ignored);
+		memset(done, 0, sizeof *done);
+	}
+	return (rc);
+}
+
+/* ---- selecting ---- */
+
+/* Selector values: what names, releases and globs are made of. */
+static int
+selector_value_ok(const char *v)
+{
+	const char *p;
+
+	if (*v == '\0' || strlen(v) > 256)
+		return (0);
+	for (p = v; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._-+:*?~@", *p) !=
+		    NULL))
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * "db:key=value,key=value,...": keys kernel, suite, label, host, source,
+ * status, run (globs) and last (a count).  Strict: an unknown key, a key
+ * given twice, an empty or odd value is refused, with what was expected.
+ */
+int
+store_selector_parse(const char *text, struct store_selector *sel,
+    char **cause)
+{
+	static const char *const keys[] = { "kernel", "suite", "label", "host",
+	    "source", "status", "run", NULL };
+	char *copy, *item, *save = NULL, *eq, **field, *end;
+	int i, rc = 0;
+	long n;
+
+	memset(sel, 0, sizeof *sel);
+	if (strncmp(text, STORE_SELECTOR_PREFIX, 3) != 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "'%s': a database "
+		    "selection starts with db:", text));
+	copy = xstrdup(text + 3);
+	for (item = strtok_r(copy, ",", &save); item != NULL && rc == 0;
+	    item = strtok_r(NULL, ",", &save)) {
+		if ((eq = strchr(item, '=')) == NULL) {
+			rc = fail_with(cause, RB_EXIT_INPUT, "'%s': '%s' is "
+			    "not key=value", text, item);
+			break;
+		}
+		*eq++ = '\0';
+		if (strcmp(item, "last") == 0) {
+			errno = 0;
+			n = strtol(eq, &end, 10);
+			if (sel->last != 0 || *eq == '\0' || *end != '\0' ||
+			    errno != 0 || n < 1 || n > 1000000)
+				rc = fail_with(cause, RB_EXIT_INPUT, "'%s': "
+				    "last=%s: expected a count from 1, once",
+				    text, eq);
+			else
+				sel->last = (int)n;
+			continue;
+		}
+		for (i = 0; keys[i] != NULL && strcmp(keys[i], item) != 0; i++)
+			;
+		if (keys[i] == NULL) {
+			rc = fail_with(cause, RB_EXIT_INPUT, "'%s': unknown key "
+			    "'%s' (keys: kernel, suite, label, host, source, "
+			    "status, run, last)", text, item);
+			break;
+		}
+		field = i == 0 ? &sel->kernel : i == 1 ? &sel->suite : i == 2 ?
+		    &sel->label : i == 3 ? &sel->host : i == 4 ? &sel->source :
+		    i == 5 ? &sel->status : &sel->run;
+		if (*field != NULL)
+			rc = fail_with(cause, RB_EXIT_INPUT, "'%s': %s given "
+			    "twice", text, item);
+		else if (!selector_value_ok(eq))
+			rc = fail_with(cause, RB_EXIT_INPUT, "'%s': %s=%s: "
+			    "expected letters, digits and . _ - + : * ? ~ @ "
+			    "(at most 256)", text, item, eq);
+		else
+			*field = xstrdup(eq);
+	}
+	free(copy);
+	if (rc != 0)
+		store_selector_free(sel);
+	return (rc);
+}
+
+void
+store_selector_free(struct store_selector *sel)
+{
+	free(sel->kernel);
+	free(sel->suite);
+	free(sel->label);
+	free(sel->host);
+	free(sel->source);
+	free(sel->status);
+	free(sel->run);
+	memset(sel, 0, sizeof *sel);
+}
+
+/* Does value (NULL: absent) match the selector's pattern (NULL: any)? */
+static int
+sel_match(const char *pattern, const char *value)
+{
+	if (pattern == NULL)
+		return (1);
+	return (fnmatch(pattern, value != NULL ? value : "", 0) == 0);
+}
+
+/* The columns of runs the selection reads, in this order. */
+#define RUN_COLUMNS "run_id, host, kernel_release, boot_id, suite, label, " \
+	"source, status, page_size, region_size_bytes, nregions, shape, " \
+	"empty_tolerance_pages, start_time"
+
+enum { C_ID, C_HOST, C_KERNEL, C_BOOT, C_SUITE, C_LABEL, C_SOURCE, C_STATUS,
+    C_PAGE, C_REGION, C_NREGIONS, C_SHAPE, C_TOLERANCE, C_START, C_N };
+
+struct select_state {
+	const struct store_selector *sel;
+	const struct metrics_options *mo;
+	struct compare_run **runs;
+	int		 nruns;
+	char		*mismatch;	/* a run stored with other options */
+};
+
+/* Keep one row of runs as a compare run when it matches. */
+static int
+select_row(void *arg, int ncols, const char *const *c)
+{
+	struct select_state *s = arg;
+	const struct store_selector *sel = s->sel;
+	struct compare_run *run;
+
+	if (ncols < C_N || c[C_ID] == NULL)
+		return (0);
+	if (!sel_match(sel->kernel, c[C_KERNEL]) ||
+	    !sel_match(sel->suite, c[C_SUITE]) ||
+	    !sel_match(sel->label, c[C_LABEL]) ||
+	    !sel_match(sel->host, c[C_HOST]) ||
+	    !sel_match(sel->source, c[C_SOURCE]) ||
+	    !sel_match(sel->status != NULL ? sel->status : "complete",
+	    c[C_STATUS]) || !sel_match(sel->run, c[C_ID]))
+		return (0);
+	if (s->mismatch == NULL && c[C_TOLERANCE] != NULL &&
+	    strtoull(c[C_TOLERANCE], NULL, 10) != s->mo->empty_tolerance)
+		s->mismatch = xasprintf("run %s was stored with "
+		    "--empty-tolerance %s", c[C_ID], c[C_TOLERANCE]);
+	run = xcalloc(1, sizeof *run);
+	run->dir = xasprintf("db:run=%s", c[C_ID]);
+	run->host = xstrdup(c[C_HOST]);
+	run->kernel_release = xstrdup(c[C_KERNEL]);
+	run->boot_id = c[C_BOOT] != NULL && c[C_BOOT][0] != '\0' ?
+	    xstrdup(c[C_BOOT]) : NULL;
+	run->suite = xstrdup(c[C_SUITE] != NULL ? c[C_SUITE] : "(none)");
+	run->label = xstrdup(c[C_LABEL] != NULL ? c[C_LABEL] : "");
+	run->source = xstrdup(c[C_SOURCE] != NULL ? c[C_SOURCE] : "unknown");
+	run->page_size = c[C_PAGE] != NULL ? strtoull(c[C_PAGE], NULL, 10) : 0;
+	run->region_size_bytes = c[C_REGION] != NULL ?
+	    strtoull(c[C_REGION], NULL, 10) : 0;
+	run->nregions = c[C_NREGIONS] != NULL ? atoi(c[C_NREGIONS]) : 0;
+	run->shape = xstrdup(c[C_SHAPE] != NULL ? c[C_SHAPE] : "");
+	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
+	s->runs[s->nruns++] = run;
+	return (0);
+}
+
+static int
+phase_row(void *arg, int ncols, const char *const *c)
+{
+	struct compare_run *run = arg;
+
+	if (ncols < 1 || c[0] == NULL)
+		return (0);
+	run->phases = xreallocarray(run->phases, run->nphases + 2,
+	    sizeof *run->phases);
+	run->phases[run->nphases++] = xstrdup(c[0]);
+	run->phases[run->nphases] = NULL;
+	return (0);
+}
+
+static int
+summary_row(void *arg, int ncols, const char *const *c)
+{
+	struct compare_run *run = arg;
+	struct summary_row *row;
+	int p;
+
+	if (ncols < 5 || c[0] == NULL || c[1] == NULL || c[3] == NULL)
+		return (0);
+	for (p = 0; p < run->nphases && strcmp(run->phases[p], c[0]) != 0; p++)
+		;
+	if (p == run->nphases)
+		return (0);
+	run->sum.rows = xreallocarray(run->sum.rows, run->sum.n + 1,
+	    sizeof *run->sum.rows);
+	row = &run->sum.rows[run->sum.n++];
+	row->phase = p;
+	row->metric = xstrdup(c[1]);
+	row->value = c[2] != NULL ? strtod(c[2], NULL) : NAN;
+	row->unit = xstrdup(c[3]);
+	row->headline = c[4] != NULL && atoi(c[4]) != 0;
+	return (0);
+}
+
+/*
+ * The runs a selection names, oldest first (the last N by start time when
+ * last=N), each with its phases and summary.  A selection that names no
+ * run is an error: a comparison without evidence is no comparison.
+ */
+int
+store_select_runs(struct store *st, const struct store_selector *sel,
+    const struct metrics_options *mo, struct compare_run ***runs,
+    int *nruns, char **cause)
+{
+	struct select_state s = { sel, mo, NULL, 0, NULL };
+	const char *param[1];
+	long version;
+	int i, first, rc;
+
+	if ((rc = store_version(st, &version, cause)) != 0)
+		return (rc);
+	if (version != STORE_SCHEMA_VERSION)
+		return (fail_with(cause, version == 0 ? RB_EXIT_INPUT :
+		    RB_EXIT_ENV, "%s: %s", st->url, version == 0 ? "no runs "
+		    "stored yet (regionbench store DIR --db URL)" :
+		    "schema version differs from this regionbench's: run "
+		    "regionbench store to migrate it, or use a newer "
+		    "regionbench"));
+	if ((rc = st_query(st, "SELECT " RUN_COLUMNS " FROM runs ORDER BY "
+	    "start_time, run_id", 0, NULL, select_row, &s, cause)) != 0)
+		goto fail;
+	first = sel->last > 0 && s.nruns > sel->last ? s.nruns - sel->last : 0;
+	for (i = 0; i < first; i++)
+		compare_run_release(s.runs[i]);
+	memmove(s.runs, s.runs + first, (s.nruns - first) * sizeof *s.runs);
+	s.nruns -= first;
+	if (s.nruns == 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "no stored run matches "
+		    "this selection in %s", st->url);
+		goto fail;
+	}
+	if (s.mismatch != NULL) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s, compared with %" PRIu64
+		    ": figures from the database are compared with the "
+		    "options they were stored with", s.mismatch,
+		    mo->empty_tolerance);
+		goto fail;
+	}
+	for (i = 0; i < s.nruns; i++) {
+		param[0] = s.runs[i]->dir + strlen("db:run=");
+		if ((rc = st_query(st, "SELECT phase FROM phases WHERE run_id = "
+		    "$1 ORDER BY idx", 1, param, phase_row, s.runs[i],
+		    cause)) != 0 || (rc = st_query(st, "SELECT phase, metric, "
+		    "value, unit, headline FROM summary_metrics WHERE run_id = "
+		    "$1 ORDER BY seq", 1, param, summary_row, s.runs[i],
+		    cause)) != 0)
+			goto fail;
+	}
+	free(s.mismatch);
+	*runs = s.runs;
+	*nruns = s.nruns;
+	return (0);
+fail:
+	for (i = 0; i < s.nruns; i++)
+		compare_run_release(s.runs[i]);
+	free(s.runs);
+	free(s.mismatch);
+	return (rc);
+}
