@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "quality.h"
 
 /* The defaults the CLI documents. */
 void
@@ -691,6 +692,23 @@ summarize_workloads(const struct results *res, int phase, struct summary *sum)
 	}
 }
 
+/*
+ * The data-quality figures of a phase (quality.h).  They are not headline
+ * rows: tables print them as one line, and only when they are not clean.
+ */
+static void
+summarize_quality(const struct results *res, int phase, struct summary *sum)
+{
+	struct quality q;
+
+	quality_phase(res, phase, &q);
+	summary_add(sum, phase, "overruns", 0, q.overruns, "%s",
+	    QUALITY_OVERRUNS);
+	summary_add(sum, phase, "s", 0, q.max_gap_s, "%s", QUALITY_MAX_GAP);
+	summary_add(sum, phase, "pages", 0, q.kpf_error, "%s",
+	    QUALITY_KPF_ERROR);
+}
+
 /* Every reduction of every series, phase by phase, as summary rows. */
 void
 metrics_summarize(const struct metrics *m, struct summary *sum)
@@ -720,6 +738,7 @@ metrics_summarize(const struct metrics *m, struct summary *sum)
 			summary_add(sum, p, "samples", 1, n, "samples");
 			summary_add(sum, p, "s", 1, last - first,
 			    "duration_s");
+			summarize_quality(res, p, sum);
 		}
 		for (i = 0; i < m->nseries; i++) {
 			s = &m->series[i];

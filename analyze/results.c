@@ -610,6 +610,10 @@ meta_load(struct results *res, char **cause)
 	v = json_object_get(root, "region_size_bytes");
 	if (json_is_integer(v))
 		res->region_size_bytes = json_integer_value(v);
+	res->interval_s = NAN;
+	v = json_object_get(root, "interval_s");
+	if (json_is_number(v) && json_number_value(v) > 0)
+		res->interval_s = json_number_value(v);
 	res->pageblock_order = 9;
 	v = json_object_get(root, "pageblock_order");
 	if (v == NULL)

@@ -79,6 +79,7 @@ struct results {
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;	/* 0 when not emulated */
 	int		 pageblock_order;
+	double		 interval_s;	/* NAN when meta.json has none */
 	char		**phases;
 	int		 nphases;
 
