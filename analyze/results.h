@@ -93,6 +93,8 @@ struct results {
 	/* max(0, present - free) per zone, summed over the zones */
 	uint64_t	*used;
 	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL: unknown */
+	/* pages not initialised yet, not in present; NULL: none known */
+	uint64_t	*uninit;
 
 	/* buddy.csv: free blocks per order */
 	struct results_times buddy;

@@ -269,6 +269,14 @@ summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
 	}
 }
 
+/* The words the region list uses for metrics_region_state. */
+static const char *const summary_state_names[] = {
+	[METRICS_HOLE] = "hole",
+	[METRICS_UNINIT] = "uninit",
+	[METRICS_EMPTY] = "empty",
+	[METRICS_ACTIVE] = "active",
+};
+
 /* Every region at the phase's last sample: sizes, occupancy, state. */
 static void
 summary_print_regions(FILE *f, const struct summary_run *sr, int p,
@@ -293,9 +301,7 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 		    (unsigned long long)res->regions[i].end_pfn);
 		st->region(f, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
-		    sr->m->occupancy[at], sr->m->empty[at] ? "empty" :
-		    res->present[at] == 0 && res->used[at] == 0 ? "hole" :
-		    "active");
+		    sr->m->occupancy[at], summary_state_names[sr->m->state[at]]);
 	}
 }
 

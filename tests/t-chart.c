@@ -137,7 +137,7 @@ test_basic(const char *data, const char *tmp)
 	    "heatmap.png reads back");
 	if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
 		uint32_t full = chart_viridis_pixel(1);
-		uint32_t empty = chart_viridis_pixel(0);
+		uint32_t empty = CHART_RGB_EMPTY;
 
 		tap_ok(rgb_near(pixel(img, 250, 110), full, 2),
 		    "full region n0r0 is the full colour (%06x)",
@@ -323,7 +323,7 @@ test_many(const char *tmp)
 		/* Plot from y = 90 (title 56 + labels 34), 720 high. */
 		tap_ok(rgb_near(pixel(img, 500, 92), chart_viridis_pixel(1), 2),
 		    "top rows are full (%06x)", pixel(img, 500, 92));
-		tap_ok(rgb_near(pixel(img, 500, 805), chart_viridis_pixel(0),
+		tap_ok(rgb_near(pixel(img, 500, 805), CHART_RGB_EMPTY,
 		    2), "bottom rows are empty (%06x)", pixel(img, 500, 805));
 	} else
 		tap_ok(0, "400 regions heatmap reads back");
