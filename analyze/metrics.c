@@ -798,6 +798,26 @@ metrics_point_at(const struct results_times *tm, int phase, double t)
 	return (last);
 }
 
+/*
+ * The point of a time base closest to time t in a phase (the earlier one
+ * of two as close); -1 when the phase has none.  Placement scans run
+ * beside the samples, so the one nearest a checkpoint may come before it.
+ */
+int
+metrics_point_nearest(const struct results_times *tm, int phase, double t)
+{
+	int i, best = -1;
+
+	for (i = 0; i < tm->n; i++) {
+		if (phase >= 0 && tm->phase[i] != phase)
+			continue;
+		if (best < 0 || fabs(tm->t[i] - t) < fabs(tm->t[best] - t) -
+		    0.0005)
+			best = i;
+	}
+	return (best);
+}
+
 /* The sample at or soonest after time t in a phase (see above). */
 int
 metrics_sample_at(const struct results *res, int phase, double t)

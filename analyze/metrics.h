@@ -113,5 +113,7 @@ void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);
 int	 metrics_sample_at(const struct results *res, int phase, double t);
+int	 metrics_point_nearest(const struct results_times *tm, int phase,
+	     double t);
 
 #endif

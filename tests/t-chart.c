@@ -332,6 +332,63 @@ test_many(const char *tmp)
 	free(dir);
 }
 
+/*
+ * The moments of the bar charts on a copy of the basic run whose only
+ * checkpoint is at 6 s in fill: placement takes the scan closest to it (5
+ * s, not 9.5 s, the first after it) and says so in the label, and
+ * release, without a checkpoint, still gets its last scan.
+ */
+static void
+test_moments(const char *data, const char *tmp)
+{
+	static const char events[] = "t_s,event,detail,phase\n"
+	    "0.000,start,,\n0.000,phase_start,,fill\n"
+	    "6.000,checkpoint,50%,fill\n9.700,phase_end,,fill\n"
+	    "10.000,phase_start,,release\n19.700,phase_end,,release\n"
+	    "19.800,stop,,\n";
+	struct chart_moment *mo;
+	struct chart_run run;
+	char *cmd, *path, *cause = NULL;
+	FILE *f;
+	int n;
+
+	cmd = xasprintf("cp -r '%s/charts/basic' '%s/moments'", data, tmp);
+	tap_ok(system(cmd) == 0, "moments: copy the basic run");
+	free(cmd);
+	path = xasprintf("%s/moments/events.csv", tmp);
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs(events, f);
+		fclose(f);
+	}
+	free(path);
+	path = xasprintf("%s/moments", tmp);
+	if (!tap_ok(chart_run_load(path, &run, &cause) == 0,
+	    "moments: the run loads (%s)", cause ? cause : "ok")) {
+		free(path);
+		return;
+	}
+	n = chart_moments(run.res, &run.res->placement, &mo);
+	tap_ok(n == 2 && fabs(run.res->placement.t[mo[0].index] - 5) < 1e-9 &&
+	    strcmp(mo[0].label, "50% (scan -1 s)") == 0,
+	    "moments: placement takes the scan closest to the checkpoint and "
+	    "says which (%s)", n > 0 ? mo[0].label : "none");
+	tap_ok(n == 2 && fabs(run.res->placement.t[mo[1].index] - 19.5) <
+	    1e-9 && strcmp(mo[1].label, "end of release") == 0,
+	    "moments: a phase without checkpoints is drawn at its end (%s)",
+	    n > 1 ? mo[1].label : "none");
+	chart_moments_free(mo, n);
+	n = chart_moments(run.res, &run.res->samples, &mo);
+	tap_ok(n == 2 && strcmp(mo[0].label, "50%") == 0 &&
+	    fabs(run.res->samples.t[mo[0].index] - 6) < 1e-9,
+	    "moments: the checkpoint's own sample carries no note");
+	chart_moments_free(mo, n);
+	tap_ok(chart_all(path, tmp, CHART_PNG, NULL, &cause) == 0,
+	    "moments: the charts of the run draw");
+	chart_run_free(&run);
+	free(path);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -344,6 +401,7 @@ main(void)
 		tap_skip_all("mkdtemp failed");
 	test_draw();
 	test_basic(data, tmp);
+	test_moments(data, tmp);
 	test_long(tmp);
 	test_many(tmp);
 	cmd = xasprintf("rm -rf '%s'", tmp);
