@@ -389,6 +389,86 @@ test_moments(const char *data, const char *tmp)
 	free(cause);
 }
 
+/* Does any pixel of a PNG have this colour (give or take tol)? */
+static int
+png_has_colour(const char *path, uint32_t rgb, int tol)
+{
+	cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+	int x, y, found = 0, w, h;
+
+	if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(img);
+		return (0);
+	}
+	w = cairo_image_surface_get_width(img);
+	h = cairo_image_surface_get_height(img);
+	for (y = 0; y < h && !found; y++)
+		for (x = 0; x < w && !found; x++)
+			found = rgb_near(pixel(img, x, y), rgb, tol);
+	cairo_surface_destroy(img);
+	return (found);
+}
+
+/*
+ * Regions without pages: n0r1 a hole, n0r2 memory not initialised yet.
+ * Neither is drawn as a bar of 0 free pages in the seed chart, nor as an
+ * occupancy in the heatmap; each has its own colour.
+ */
+static void
+test_no_pages(const char *tmp)
+{
+	char *dir = xasprintf("%s/nopages", tmp), *path, *cause = NULL;
+	FILE *f;
+	int s;
+
+	mkdir(dir, 0755);
+	path = xasprintf("%s/meta.json", dir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema_version\": 1, \"command\": \"sample\", "
+	    "\"label\": \"\", \"host\": \"gen\", \"kernel\": "
+	    "{\"release\": \"6.18\"}, \"page_size\": 4096, \"phases\": "
+	    "[\"sample\"], \"status\": \"complete\", \"source\": "
+	    "{\"name\": \"kpageflags\"}}\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/regions.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "node,region,zone,start_pfn,spanned_pages,present_pages\n"
+	    "0,0,Normal,0,1000,1000\n0,1,Normal,1000,1000,0\n"
+	    "0,2,Normal,2000,1000,0\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/samples.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,present_pages,free_pages,"
+	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
+	    "other_pages,uninit_pages\n");
+	for (s = 0; s < 4; s++)
+		fprintf(f, "%d.000,sample,0,0,Normal,1000,400,1000,600,0,0,0,0,0\n"
+		    "%d.000,sample,0,1,Normal,0,0,0,0,0,0,0,0,0\n"
+		    "%d.000,sample,0,2,Normal,0,0,0,0,0,0,0,0,1000\n", s, s,
+		    s);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/out", tmp);
+	tap_ok(chart_all(dir, path, CHART_PNG, NULL, &cause) == 0,
+	    "no pages: charts draw (%s)", cause ? cause : "ok");
+	free(path);
+	path = xasprintf("%s/out/seed.png", tmp);
+	tap_ok(png_has_colour(path, CHART_RGB_NO_DATA, 2) &&
+	    png_has_colour(path, CHART_RGB_UNINIT, 2), "no pages: the seed "
+	    "chart marks the hole and the uninitialised region in their "
+	    "colours");
+	free(path);
+	path = xasprintf("%s/out/heatmap.png", tmp);
+	tap_ok(png_has_colour(path, CHART_RGB_UNINIT, 2) &&
+	    !png_has_colour(path, CHART_RGB_EMPTY, 2), "no pages: the "
+	    "heatmap draws uninitialised memory in its colour, not as empty");
+	free(path);
+	free(dir);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -402,6 +482,7 @@ main(void)
 	test_draw();
 	test_basic(data, tmp);
 	test_moments(data, tmp);
+	test_no_pages(tmp);
 	test_long(tmp);
 	test_many(tmp);
 	cmd = xasprintf("rm -rf '%s'", tmp);
