@@ -22,5 +22,5 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/chart-draw.c analyze/chart-draw.h \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
-	analyze/chart-compare.c \
+	analyze/chart-compare.c analyze/chart-headline.c \
 	analyze/report.c analyze/report.h
