@@ -617,6 +617,10 @@ region_map_print(FILE *f, const struct region_map *map)
 		    map->nodes[i].start_pfn, map->nodes[i].end_pfn,
 		    map->nodes[i].nregions, online, nblocks, bsize);
 	}
+	/* PG_reserved pages there are the firmware's, not used RAM. */
+	for (i = 0; i < map->nfirmware; i++)
+		fprintf(f, "firmware reserve: pfn %" PRIu64 "-%" PRIu64 "\n",
+		    map->firmware[i].start_pfn, map->firmware[i].end_pfn);
 	fprintf(f, "%4s %6s %-8s %12s %12s %12s %12s\n", "node", "region",
 	    "zone", "start_pfn", "end_pfn", "spanned", "in_blocks");
 	for (i = 0; i < map->nkeys; i++) {
