@@ -219,6 +219,8 @@ for n, line in enumerate(lines, 1):
         assert (r["node"], r["region"], r["zone"]) == \
             (int(c["node"]), int(c["region"]), c["zone"]), (r, c)
         assert r["free_pages"] == int(c["free_pages"]), (r, c)
+        assert (r["uninit_pages"] is None) == (c["uninit_pages"] == ""), \
+            (r, c)
 PY
 	ok $? "CSV: a row per region key per sample; JSON lines agree"
 else
