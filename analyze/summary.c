@@ -301,7 +301,8 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 		    (unsigned long long)res->regions[i].end_pfn);
 		st->region(f, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
-		    sr->m->occupancy[at], summary_state_names[sr->m->state[at]]);
+		    sr->m->occupancy[at],
+		    summary_state_names[sr->m->state[at]]);
 	}
 }
 

@@ -444,8 +444,8 @@ test_no_pages(const char *tmp)
 	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
 	    "other_pages,uninit_pages\n");
 	for (s = 0; s < 4; s++)
-		fprintf(f, "%d.000,sample,0,0,Normal,1000,400,1000,600,0,0,0,0,0\n"
-		    "%d.000,sample,0,1,Normal,0,0,0,0,0,0,0,0,0\n"
+		fprintf(f, "%d.000,sample,0,0,Normal,1000,400,1000,600,0,0,0,"
+		    "0,0\n%d.000,sample,0,1,Normal,0,0,0,0,0,0,0,0,0\n"
 		    "%d.000,sample,0,2,Normal,0,0,0,0,0,0,0,0,1000\n", s, s,
 		    s);
 	fclose(f);
