@@ -261,7 +261,9 @@ region_map_range_cmp(const void *a, const void *b)
  * The ranges the firmware keeps: the first MiB (BIOS data, option ROMs,
  * real-mode trampolines; the kernel never hands it out) and every entry
  * of sys/firmware/memmap whose type is not "System RAM".  Without that
- * directory (not x86, or a test tree) only the first rule applies.
+ * directory (not x86, or a test tree) only the first rule applies; so it
+ * does, with a warning, when an entry cannot be read: the ranges refine
+ * the figures and are no reason to refuse a run.
  */
 int
 region_map_read_firmware(struct region_map *map, char **cause)
@@ -299,9 +301,19 @@ region_map_read_firmware(struct region_map *map, char **cause)
 			region_map_add_firmware(map, &cap, start, end);
 	}
 	closedir(d);
+	if (rc != 0) {
+		log_warnx("%s; firmware reserves: the first MiB only",
+		    cause != NULL && *cause != NULL ? *cause : "memmap");
+		if (cause != NULL) {
+			free(*cause);
+			*cause = NULL;
+		}
+		map->nfirmware = 1;
+		return (0);
+	}
 	qsort(map->firmware, map->nfirmware, sizeof *map->firmware,
 	    region_map_range_cmp);
-	return (rc);
+	return (0);
 }
 
 /*

@@ -434,6 +434,15 @@ test_edges(const char *tree)
 	    e->used[SNAP_USED_OTHER] == 512, "edges: PG_reserved pages in "
 	    "System RAM stay used kernel memory");
 	close_source(&src);
+	kpf_tree_text(tree, "sys/firmware/memmap/2/type", "Reserved\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/2/start", "zz\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/2/end", "0x1000\n");
+	tap_ok(open_source(&src, tree, 256 << 20, 0, NULL, 1, &cause) == 0 &&
+	    src.ops->read(&src, &snap, 0, &cause) == 0 &&
+	    snapshot_find(&snap, 0, 0, "DMA")->present == 3840,
+	    "edges: a memmap entry that does not parse leaves the first MiB "
+	    "rule, with a warning, and the source opens");
+	close_source(&src);
 	snapshot_free(&snap);
 	free(cause);
 }
