@@ -43,6 +43,14 @@ struct chart_scale {
 	double		 min_step;	/* 1 for counts; 0: any */
 };
 
+/*
+ * Region states drawn outside the viridis scale, so that none reads as an
+ * occupancy: empty (every page free), not initialised yet, no pages.
+ */
+#define CHART_RGB_EMPTY		0xf7c6d9u
+#define CHART_RGB_UNINIT	0xc8a27au
+#define CHART_RGB_NO_DATA	0xbdbdbdu
+
 struct chart_rgb chart_viridis(double x);
 uint32_t chart_viridis_pixel(double x);
 struct chart_rgb chart_palette(int i);

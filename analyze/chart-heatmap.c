@@ -1,7 +1,11 @@
 /*
  * The region heatmap: time across, one row per region (grouped by node,
  * labelled with its number and physical range), colour = occupancy
- * (used / present) on the viridis scale.  The cells are one image per node
+ * (used / present) on the viridis scale.  Three states have colours of
+ * their own, outside viridis, so none reads as an occupancy: empty regions
+ * (used <= tolerance, what could be powered down; not "low"), regions
+ * whose memory the kernel has not initialised yet, and holes.  The cells
+ * are one image per node
  * drawn with nearest-neighbour scaling; when samples outnumber pixel
  * columns each column shows the mean of the samples it covers, so a
  * one-hour 10 Hz run costs no more than a short one.
@@ -20,7 +24,20 @@
 #define HEAT_TOP	34.0	/* phase and checkpoint labels */
 #define HEAT_BOTTOM	56.0
 #define HEAT_NODE_GAP	6.0
-#define HEAT_NO_DATA	0xbdbdbdu	/* region absent or no pages */
+#define HEAT_NO_DATA	CHART_RGB_NO_DATA	/* region absent, no pages */
+#define HEAT_EMPTY	CHART_RGB_EMPTY
+#define HEAT_UNINIT	CHART_RGB_UNINIT
+
+/* The swatches under the colour bar, for the states a run has. */
+static const struct {
+	unsigned	 state;
+	uint32_t	 rgb;
+	const char	*label;
+} heat_states[] = {
+	{ METRICS_EMPTY, HEAT_EMPTY, "empty" },
+	{ METRICS_UNINIT, HEAT_UNINIT, "not initialised" },
+	{ METRICS_HOLE, HEAT_NO_DATA, "no pages" },
+};
 
 /*
  * Height of one region row: whole units up to 160 regions, then a share
@@ -77,7 +94,10 @@ heatmap_size(const void *data, double *w, double *h)
  * Fill cells (cols x rows, RGB24) for the count regions from r0 with the
  * mean occupancy of the samples each column covers; a column no sample
  * falls into repeats the one before it.  With fewer rows than regions,
- * each row is the mean of the regions it covers.
+ * each row is the mean of the regions it covers.  A cell whose samples
+ * with pages are all empty is drawn as empty; one without pages as not
+ * initialised when the kernel had memory there to initialise, else as no
+ * pages.
  */
 static void
 fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
@@ -90,6 +110,9 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 	int all = res->nregions, *row_of = xcalloc(count, sizeof *row_of);
 	double *sum = xcalloc((size_t)cols * nr, sizeof *sum), dt;
 	int *cnt = xcalloc((size_t)cols * nr, sizeof *cnt);
+	int *nempty = xcalloc((size_t)cols * nr, sizeof *nempty);
+	int *nuninit = xcalloc((size_t)cols * nr, sizeof *nuninit);
+	size_t at, cell;
 	int *seen = xcalloc(cols, sizeof *seen);
 	unsigned char *px;
 	uint32_t *row, v;
@@ -102,11 +125,15 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 		col = col < 0 ? 0 : col >= cols ? cols - 1 : col;
 		seen[col] = 1;
 		for (r = 0; r < count; r++) {
-			if (res->present[(size_t)s * all + r0 + r] == 0)
+			at = (size_t)s * all + r0 + r;
+			cell = (size_t)col * nr + row_of[r];
+			if (run->m->state[at] == METRICS_UNINIT)
+				nuninit[cell]++;
+			if (res->present[at] == 0)
 				continue;
-			sum[(size_t)col * nr + row_of[r]] +=
-			    run->m->occupancy[(size_t)s * all + r0 + r];
-			cnt[(size_t)col * nr + row_of[r]]++;
+			sum[cell] += run->m->occupancy[at];
+			cnt[cell]++;
+			nempty[cell] += run->m->state[at] == METRICS_EMPTY;
 		}
 	}
 	cairo_surface_flush(cells);
@@ -116,11 +143,14 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 		row = (uint32_t *)(px + (size_t)r * stride);
 		v = HEAT_NO_DATA;
 		for (c = 0; c < cols; c++) {
-			if (cnt[(size_t)c * nr + r] > 0)
-				v = chart_viridis_pixel(sum[(size_t)c * nr +
-				    r] / cnt[(size_t)c * nr + r]);
+			cell = (size_t)c * nr + r;
+			if (cnt[cell] > 0 && nempty[cell] == cnt[cell])
+				v = HEAT_EMPTY;
+			else if (cnt[cell] > 0)
+				v = chart_viridis_pixel(sum[cell] / cnt[cell]);
 			else if (seen[c])
-				v = HEAT_NO_DATA;
+				v = nuninit[cell] > 0 ? HEAT_UNINIT :
+				    HEAT_NO_DATA;
 			row[c] = v;
 		}
 	}
@@ -128,17 +158,19 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 	free(row_of);
 	free(sum);
 	free(cnt);
+	free(nempty);
+	free(nuninit);
 	free(seen);
 }
 
-/* Does any sample have a region without present pages (grey cells)? */
+/* Does any region of any sample have this state (a swatch to explain)? */
 static int
-has_no_data(const struct results *res)
+has_state(const struct chart_run *run, unsigned state)
 {
-	size_t i, n = (size_t)res->samples.n * res->nregions;
+	size_t i, n = (size_t)run->res->samples.n * run->res->nregions;
 
 	for (i = 0; i < n; i++)
-		if (res->present[i] == 0)
+		if (run->m->state[i] == state)
 			return (1);
 	return (0);
 }
@@ -199,6 +231,9 @@ labels_width(cairo_t *cr, const struct results *res, double rh)
 	return (widest);
 }
 
+static void	draw_swatches(cairo_t *, const struct chart_run *,
+		    const struct chart_axes *);
+
 static void
 heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 {
@@ -206,7 +241,7 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct results *res = run->res;
 	struct chart_axes a;
 	cairo_surface_t *cells;
-	double rh = row_height(res), top, left, y, bar_h;
+	double rh = row_height(res), top, left, y;
 	int first, r, cols, rows;
 
 	(void)h;
@@ -252,21 +287,44 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 		chart_font(cr, CHART_FONT_SIZE, 0);
 		chart_text(cr, a.x + a.w / 2, a.y + a.h + 26, 0.5, 0, label);
 	}
-	bar_h = fmin(a.h, 320);
-	if (has_no_data(res)) {
-		/* A grey swatch under the scale says what grey means. */
-		bar_h = fmin(a.h - 44, 320);
-		cairo_set_source_rgb(cr, ((HEAT_NO_DATA >> 16) & 0xff) / 255.0,
-		    ((HEAT_NO_DATA >> 8) & 0xff) / 255.0,
-		    (HEAT_NO_DATA & 0xff) / 255.0);
-		cairo_rectangle(cr, a.x + a.w + 16, a.y + bar_h + 14, 16, 12);
-		cairo_fill(cr);
+	draw_swatches(cr, run, &a);
+}
+
+/*
+ * The colour bar, and under it a swatch for each state the run has
+ * (empty, not initialised, no pages) saying what its colour means.
+ */
+static void
+draw_swatches(cairo_t *cr, const struct chart_run *run,
+    const struct chart_axes *a)
+{
+	double bar_h, y;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof heat_states / sizeof heat_states[0]; i++)
+		n += has_state(run, heat_states[i].state);
+	bar_h = fmin(a->h - 30 * (double)n - (n > 0 ? 14 : 0), 320);
+	if (bar_h < 40)
+		bar_h = fmin(a->h, 40);
+	chart_colorbar(cr, a->x + a->w + 16, a->y, 16, bar_h, "occupancy");
+	y = a->y + bar_h + 14;
+	chart_font(cr, CHART_FONT_SIZE - 1, 0);
+	for (i = 0; i < sizeof heat_states / sizeof heat_states[0]; i++) {
+		if (!has_state(run, heat_states[i].state))
+			continue;
+		cairo_set_source_rgb(cr, ((heat_states[i].rgb >> 16) & 0xff) /
+		    255.0, ((heat_states[i].rgb >> 8) & 0xff) / 255.0,
+		    (heat_states[i].rgb & 0xff) / 255.0);
+		cairo_rectangle(cr, a->x + a->w + 16, y, 16, 12);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+		cairo_set_line_width(cr, 0.5);
+		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		chart_font(cr, CHART_FONT_SIZE - 1, 0);
-		chart_text(cr, a.x + a.w + 16, a.y + bar_h + 28, 0, 0,
-		    "no pages");
+		chart_text(cr, a->x + a->w + 16, y + 14, 0, 0,
+		    heat_states[i].label);
+		y += 30;
 	}
-	chart_colorbar(cr, a.x + a.w + 16, a.y, 16, bar_h, "occupancy");
 }
 
 const struct chart_def chart_heatmap_def = {

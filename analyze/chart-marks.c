@@ -199,9 +199,31 @@ chart_phase_bands(cairo_t *cr, const struct results *res,
 	free(marks);
 }
 
+/* Append a moment: point index of a time base, and its label. */
+static void
+moment_add(struct chart_moment **mo, int *n, int index, char *label)
+{
+	*mo = xreallocarray(*mo, *n + 1, sizeof **mo);
+	(*mo)[*n].index = index;
+	(*mo)[*n].label = label;
+	(*n)++;
+}
+
+/* Sort helper: moments by the point they show. */
+static int
+moment_cmp(const void *a, const void *b)
+{
+	const struct chart_moment *x = a, *y = b;
+
+	return (x->index < y->index ? -1 : x->index > y->index);
+}
+
 /*
- * The points of time base tm a bar chart shows: the checkpoints (like the
- * seed table), or the last point of each phase when there are none.
+ * The points of time base tm a bar chart shows: at each checkpoint the
+ * point closest to it in its phase (like the seed table; the label says
+ * when that point is not at the checkpoint, e.g. "50% (scan +0.4 s)"),
+ * and the last point of every phase that has no checkpoint, so that every
+ * phase is drawn.
  */
 int
 chart_moments(const struct results *res, const struct results_times *tm,
@@ -209,30 +231,35 @@ chart_moments(const struct results *res, const struct results_times *tm,
 {
 	struct chart_moment *mo = NULL;
 	struct chart_mark *marks;
-	int nmarks, n = 0, i, idx;
+	const char *name;
+	int nmarks, n = 0, i, j, idx, marked;
+	double dt;
 
 	nmarks = chart_checkpoints(res, &marks);
 	for (i = 0; i < nmarks; i++) {
-		if ((idx = metrics_point_at(tm, marks[i].phase,
+		if ((idx = metrics_point_nearest(tm, marks[i].phase,
 		    marks[i].t)) < 0)
 			continue;
-		mo = xreallocarray(mo, n + 1, sizeof *mo);
-		mo[n].index = idx;
-		mo[n].label = xstrdup(marks[i].label != NULL &&
-		    marks[i].label[0] != '\0' ? marks[i].label : "checkpoint");
-		n++;
+		name = marks[i].label != NULL && marks[i].label[0] != '\0' ?
+		    marks[i].label : "checkpoint";
+		dt = tm->t[idx] - marks[i].t;
+		moment_add(&mo, &n, idx, fabs(dt) < 0.0005 ? xstrdup(name) :
+		    xasprintf("%s (scan %+.3g s)", name, dt));
 	}
-	free(marks);
-	for (i = 0; nmarks == 0 && i < tm->n; i++) {
+	for (i = 0; i < tm->n; i++) {
 		if (i + 1 < tm->n && tm->phase[i + 1] == tm->phase[i])
 			continue;
-		mo = xreallocarray(mo, n + 1, sizeof *mo);
-		mo[n].index = i;
-		mo[n].label = tm->phase[i] >= 0 && tm->phase[i] < res->nphases ?
-		    xasprintf("end of %s", res->phases[tm->phase[i]]) :
-		    xstrdup("end");
-		n++;
+		for (marked = 0, j = 0; j < nmarks && !marked; j++)
+			marked = marks[j].phase == tm->phase[i];
+		if (marked)
+			continue;
+		moment_add(&mo, &n, i, tm->phase[i] >= 0 && tm->phase[i] <
+		    res->nphases ? xasprintf("end of %s",
+		    res->phases[tm->phase[i]]) : xstrdup("end"));
 	}
+	free(marks);
+	if (n > 1)
+		qsort(mo, n, sizeof *mo, moment_cmp);
 	*out = mo;
 	return (n);
 }

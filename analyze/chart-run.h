@@ -76,7 +76,8 @@ struct chart_def {
 	X(placement) \
 	X(seed) \
 	X(frag) \
-	X(compare)
+	X(compare) \
+	X(headline)
 
 #define CHART_EXTERN(name) extern const struct chart_def chart_##name##_def;
 CHART_LIST(CHART_EXTERN)

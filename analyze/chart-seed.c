@@ -2,7 +2,9 @@
  * The seed chart: free memory per region at each checkpoint, the seed
  * cover letter's table as grouped bars (one bar per checkpoint, or per
  * phase end when the run has no checkpoints).  A region that empties shows
- * its bar growing to the region's size.
+ * its bar growing to the region's size.  A region without pages at a
+ * moment (a hole, or memory not initialised yet) has no free figure: it
+ * gets a short grey or tan mark on the axis, never a bar of 0 free.
  */
 #include "config.h"
 
@@ -15,6 +17,63 @@
 
 #define SEED_W		1000.0
 #define SEED_PLOT_H	300.0
+#define SEED_MARK_PX	8.0	/* height of a hole's mark */
+
+/* The colour of a region's state, as an RGB triple. */
+static struct chart_rgb
+seed_rgb(uint32_t rgb)
+{
+	struct chart_rgb c = { ((rgb >> 16) & 0xff) / 255.0,
+	    ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0 };
+
+	return (c);
+}
+
+/*
+ * Marks for the regions without pages at each moment, where their bars
+ * would stand, and a note under the plot saying what they mean; returns
+ * whether there were any.
+ */
+static int
+seed_marks(cairo_t *cr, const struct chart_run *run,
+    const struct chart_axes *a, const struct chart_moment *mo, int n)
+{
+	const struct results *res = run->res;
+	double bw = 0.8 / (n > 0 ? n : 1), x, hy;
+	int i, r, state, hole = 0, uninit = 0;
+	char note[128];
+
+	hy = SEED_MARK_PX / a->h * (a->y1 - a->y0);
+	for (i = 0; i < n; i++) {
+		for (r = 0; r < res->nregions; r++) {
+			state = run->m->state[(size_t)mo[i].index *
+			    res->nregions + r];
+			if (state != METRICS_HOLE && state != METRICS_UNINIT)
+				continue;
+			x = r - 0.4 + i * bw;
+			chart_bar(cr, a, x, x + bw * 0.92, 0, hy,
+			    seed_rgb(state == METRICS_HOLE ?
+			    CHART_RGB_NO_DATA : CHART_RGB_UNINIT));
+			/* A word over the mark: it is not a short bar. */
+			chart_font(cr, CHART_FONT_SIZE - 2, 0);
+			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+			chart_text(cr, chart_px(a, x + bw * 0.46), a->y + a->h -
+			    SEED_MARK_PX - 3, 0.5, 1, state == METRICS_HOLE ?
+			    "hole" : "uninit");
+			hole |= state == METRICS_HOLE;
+			uninit |= state == METRICS_UNINIT;
+		}
+	}
+	if (!hole && !uninit)
+		return (0);
+	snprintf(note, sizeof note, "no free figure: %s%s%s",
+	    hole ? "grey = no pages (hole)" : "", hole && uninit ? ", " : "",
+	    uninit ? "tan = memory not initialised yet" : "");
+	chart_font(cr, CHART_FONT_SIZE - 1, 0);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	chart_text(cr, a->x + a->w, a->y + a->h + 46, 1, 0, note);
+	return (1);
+}
 
 static const char *
 seed_absent(const void *data)
@@ -32,7 +91,7 @@ seed_size(const void *data, double *w, double *h)
 	*w = SEED_W;
 	*h = 62 + chart_moments_legend_height(run->res, &run->res->samples,
 	    SEED_W - CHART_BARS_LEFT - CHART_BARS_RIGHT) + 10 + SEED_PLOT_H +
-	    56;
+	    72;
 }
 
 static void
@@ -45,6 +104,7 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	struct chart_axes a;
 	double *v, max, top, legend_h;
 	char label[64];
+	size_t at;
 	int n, i, r, nr = res->nregions;
 
 	chart_background(cr, w, h);
@@ -56,8 +116,14 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	max = chart_region_max_bytes(res);
 	for (i = 0; i < n; i++) {
 		for (r = 0; r < nr; r++) {
-			v[(size_t)i * nr + r] = (double)res->free[
-			    (size_t)mo[i].index * nr + r] * res->page_size;
+			at = (size_t)mo[i].index * nr + r;
+			if (run->m->state[at] == METRICS_HOLE ||
+			    run->m->state[at] == METRICS_UNINIT) {
+				v[(size_t)i * nr + r] = NAN;
+				continue;
+			}
+			v[(size_t)i * nr + r] = (double)res->free[at] *
+			    res->page_size;
 			max = fmax(max, v[(size_t)i * nr + r]);
 		}
 	}
@@ -67,6 +133,7 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	snprintf(label, sizeof label, "free (%s)", scale.unit);
 	chart_axis_y(cr, &a, scale, label, 1);
 	chart_bars_grouped(cr, &a, v, n, nr);
+	seed_marks(cr, run, &a, mo, n);
 	chart_region_panel_end(cr, res, &a);
 	chart_moments_free(mo, n);
 	free(v);

@@ -96,6 +96,7 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	run->page_size = res->page_size;
 	run->region_size_bytes = res->region_size_bytes;
 	run->nregions = res->nregions;
+	run->interval_s = isnan(res->interval_s) ? 0 : res->interval_s;
 	run->nphases = res->nphases;
 	run->phases = xcalloc(res->nphases + 1, sizeof *run->phases);
 	for (i = 0; i < res->nphases; i++)

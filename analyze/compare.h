@@ -41,6 +41,7 @@ struct compare_run {
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;
 	int		 nregions;
+	double		 interval_s;	/* sampling interval; 0: unknown */
 	char		**phases;	/* summary row phase -> name */
 	int		 nphases;
 	struct summary	 sum;

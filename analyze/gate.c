@@ -23,6 +23,7 @@
 #include "output.h"
 #include "input-file.h"
 #include "log.h"
+#include "quality.h"
 
 /* Parsing state for ini_parse. */
 struct rules_ctx {
@@ -189,6 +190,30 @@ rules_number_key(struct rules_ctx *ctx, struct gate_rule *r, const char *name,
 	return (-1);
 }
 
+/* A key of the [data_quality] section; returns 0 on a bad key or value. */
+static int
+rules_quality_key(struct rules_ctx *ctx, const char *name, const char *value)
+{
+	struct gate_quality *q = &ctx->rules->quality;
+	double *limit, d;
+
+	if (strcmp(name, "max_overruns") == 0)
+		limit = &q->max_overruns;
+	else if (strcmp(name, "max_gap_s") == 0)
+		limit = &q->max_gap_s;
+	else if (strcmp(name, "max_kpageflags_error_pages") == 0)
+		limit = &q->max_kpf_error;
+	else
+		return (rules_fail(ctx, "unknown key '%s' in [data_quality] "
+		    "(keys: max_overruns, max_gap_s, "
+		    "max_kpageflags_error_pages)", name));
+	if (parse_number(value, &d, NULL) != 0)
+		return (rules_fail(ctx, "%s: expected a number >= 0, not "
+		    "'%s'", name, value));
+	*limit = d;
+	return (1);
+}
+
 /* inih handler: one key of one rule; returns 0 on a bad key or value. */
 static int
 rules_handler(void *user, const char *section, const char *name,
@@ -202,6 +227,8 @@ rules_handler(void *user, const char *section, const char *name,
 	if (section[0] == '\0')
 		return (rules_fail(ctx, "'%s' is outside a [rule] section",
 		    name));
+	if (strcmp(section, "data_quality") == 0)
+		return (rules_quality_key(ctx, name, value));
 	r = rules_section(ctx->rules, section);
 	if ((str = rules_string_key(r, name)) != NULL) {
 		free(*str);
@@ -227,6 +254,9 @@ gate_rules_load(const char *path, struct gate_rules *rules, char **cause)
 	int rc, i;
 
 	memset(rules, 0, sizeof *rules);
+	rules->quality.max_overruns = NAN;
+	rules->quality.max_gap_s = NAN;
+	rules->quality.max_kpf_error = NAN;
 	if ((f = input_fopen(path, cause)) == NULL)
 		return (-RB_EXIT_INPUT);
 	rc = ini_parse_file(f, rules_handler, &ctx);
@@ -483,6 +513,64 @@ gate_add(struct gate_result **res, int *n, const struct gate_rule *rule,
 }
 
 /*
+ * Append "RUN phase P: FIGURE above KEY LIMIT" for one figure beyond its
+ * limit; returns 1 when it was.
+ */
+static int
+gate_quality_check(char **text, const struct compare_run *run,
+    const struct summary_row *row, const char *name, double limit,
+    const char *key, const char *what)
+{
+	char *old = *text;
+
+	if (strcmp(row->metric, name) != 0 || isnan(limit) ||
+	    isnan(row->value) || row->value <= limit)
+		return (0);
+	*text = xasprintf("%s%s%s phase %s: %s %g, above %s = %g",
+	    old != NULL ? old : "", old != NULL ? "; " : "", run->dir,
+	    run->phases[row->phase], what, row->value, key, limit);
+	free(old);
+	return (1);
+}
+
+/*
+ * Why the data of the set's runs is too poor to judge (the [data_quality]
+ * limits against each phase's data_quality.* figures), or NULL when every
+ * run is within them.  Naming each run and figure tells what to rerun.
+ */
+char *
+gate_quality_refusal(const struct gate_quality *q,
+    const struct compare_set *set)
+{
+	const struct compare_run *run;
+	const struct summary_row *row;
+	char *text = NULL, *out;
+	int i, j;
+
+	for (i = 0; i < set->nruns; i++) {
+		run = set->runs[i];
+		for (j = 0; j < run->sum.n; j++) {
+			row = &run->sum.rows[j];
+			gate_quality_check(&text, run, row, QUALITY_OVERRUNS,
+			    q->max_overruns, "max_overruns",
+			    "sampler overruns");
+			gate_quality_check(&text, run, row, QUALITY_MAX_GAP,
+			    q->max_gap_s, "max_gap_s",
+			    "largest gap between samples (s)");
+			gate_quality_check(&text, run, row, QUALITY_KPF_ERROR,
+			    q->max_kpf_error, "max_kpageflags_error_pages",
+			    "kpageflags error (pages)");
+		}
+	}
+	if (text == NULL)
+		return (NULL);
+	out = xasprintf("data quality outside the [data_quality] limits: %s",
+	    text);
+	free(text);
+	return (out);
+}
+
+/*
  * Apply every rule to every key it matches.  A rule that matches no metric
  * present on both sides yields one result with key NULL, not judged.
  * Returns the number of failed checks (gate_count has every count).
@@ -494,9 +582,20 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	const struct gate_rule *rule;
 	const struct compare_key *key;
 	struct gate_result *res = NULL;
+	char *refusal;
 	double *tmp;
 	int i, k, n = 0, matched, most, failed;
 
+	if ((refusal = gate_quality_refusal(&rules->quality, set)) != NULL) {
+		/* Poor data is no evidence: no rule gets a verdict. */
+		for (i = 0; i < rules->n; i++)
+			gate_unjudged(gate_add(&res, &n, &rules->rules[i],
+			    NULL), "%s", refusal);
+		free(refusal);
+		*out = res;
+		*nout = n;
+		return (0);
+	}
 	most = set->groups[0].nruns > set->groups[1].nruns ?
 	    set->groups[0].nruns : set->groups[1].nruns;
 	tmp = xcalloc(most + 1, sizeof *tmp);

@@ -24,9 +24,20 @@ struct gate_rule {
 	int		 harmonic;	/* compare harmonic means (rates) */
 };
 
+/*
+ * The [data_quality] section: limits on every phase of every run beyond
+ * which no rule is judged (NAN: no limit).
+ */
+struct gate_quality {
+	double		 max_overruns;
+	double		 max_gap_s;
+	double		 max_kpf_error;
+};
+
 struct gate_rules {
 	struct gate_rule *rules;
 	int		 n;
+	struct gate_quality quality;
 };
 
 /* One rule applied to one (phase, metric). */
@@ -61,6 +72,8 @@ void	 gate_rules_free(struct gate_rules *rules);
 int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);
+char	*gate_quality_refusal(const struct gate_quality *q,
+	     const struct compare_set *set);
 void	 gate_count(const struct gate_result *r, int n,
 	     struct gate_counts *c);
 const char *gate_outcome(const struct gate_counts *c);

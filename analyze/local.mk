@@ -8,6 +8,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/results-csv.c analyze/results-csv.h \
 	analyze/metrics.c analyze/metrics.h \
 	analyze/summary.c analyze/summary.h \
+	analyze/quality.c analyze/quality.h \
 	analyze/power.c analyze/power.h \
 	analyze/seed-table.c analyze/seed-table.h \
 	analyze/stats.c analyze/stats.h \
@@ -23,5 +24,5 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/chart-draw.c analyze/chart-draw.h \
 	analyze/chart-heatmap.c analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
-	analyze/chart-compare.c \
+	analyze/chart-compare.c analyze/chart-headline.c \
 	analyze/report.c analyze/report.h

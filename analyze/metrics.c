@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "quality.h"
 
 /* The defaults the CLI documents. */
 void
@@ -86,24 +87,24 @@ metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
 	qsort(sorted, n, sizeof *sorted, u64_desc);
 }
 
-/* What a region is at one sample. */
-enum region_state {
-	REGION_HOLE,		/* no memory there: neither empty nor active */
-	REGION_EMPTY,		/* used <= tolerance */
-	REGION_ACTIVE,
-};
-
-/* The state of region value at (sample * nregions + region). */
-static enum region_state
+/*
+ * The state of region value at (sample * nregions + region).  A region
+ * without present pages is a hole, or uninitialised when the kernel has
+ * memory there it has not initialised yet (deferred struct-page init):
+ * neither can be powered down by freeing, so neither is empty.  A region
+ * with initialised pages is judged on them alone.
+ */
+static enum metrics_region_state
 metrics_state(const struct metrics *m, size_t at)
 {
 	const struct results *res = m->res;
 
 	if (res->present[at] == 0 && res->used[at] == 0)
-		return (REGION_HOLE);
+		return (res->uninit != NULL && res->uninit[at] > 0 ?
+		    METRICS_UNINIT : METRICS_HOLE);
 	if (res->used[at] <= m->opt.empty_tolerance)
-		return (REGION_EMPTY);
-	return (REGION_ACTIVE);
+		return (METRICS_EMPTY);
+	return (METRICS_ACTIVE);
 }
 
 /* used_pages: used pages of every region together. */
@@ -148,14 +149,15 @@ metrics_active_empty(struct metrics *m)
 		for (r = 0; r < res->nregions; r++) {
 			at = (size_t)s * res->nregions + r;
 			switch (metrics_state(m, at)) {
-			case REGION_EMPTY:
+			case METRICS_EMPTY:
 				nempty++;
 				held += res->present[at];
 				break;
-			case REGION_ACTIVE:
+			case METRICS_ACTIVE:
 				active++;
 				break;
-			case REGION_HOLE:
+			case METRICS_HOLE:
+			case METRICS_UNINIT:
 				break;
 			}
 		}
@@ -189,7 +191,7 @@ metrics_ideal_spread(struct metrics *m)
 		active = 0;
 		for (r = 0; r < res->nregions; r++) {
 			if (metrics_state(m, (size_t)s * res->nregions + r) ==
-			    REGION_ACTIVE) {
+			    METRICS_ACTIVE) {
 				active++;
 				used_active += res->used[(size_t)s *
 				    res->nregions + r];
@@ -255,6 +257,7 @@ metrics_occupancy(struct metrics *m)
 	m->occupancy = xcalloc((size_t)tm->n * res->nregions + 1,
 	    sizeof *m->occupancy);
 	m->empty = xcalloc((size_t)tm->n * res->nregions + 1, 1);
+	m->state = xcalloc((size_t)tm->n * res->nregions + 1, 1);
 	occ_v = xcalloc(res->nregions + 1, sizeof *occ_v);
 	for (r = 0; r < res->nregions; r++)
 		occ_v[r] = series_add(m, tm, "ratio", 0, "occupancy.%s",
@@ -264,7 +267,8 @@ metrics_occupancy(struct metrics *m)
 			at = (size_t)s * res->nregions + r;
 			m->occupancy[at] = res->present[at] > 0 ?
 			    (double)res->used[at] / res->present[at] : 0.0;
-			m->empty[at] = metrics_state(m, at) == REGION_EMPTY;
+			m->state[at] = metrics_state(m, at);
+			m->empty[at] = m->state[at] == METRICS_EMPTY;
 			occ_v[r][s] = m->occupancy[at];
 		}
 	}
@@ -429,6 +433,7 @@ metrics_free(struct metrics *m)
 	free(m->series);
 	free(m->occupancy);
 	free(m->empty);
+	free(m->state);
 	free(m);
 }
 
@@ -691,6 +696,23 @@ summarize_workloads(const struct results *res, int phase, struct summary *sum)
 	}
 }
 
+/*
+ * The data-quality figures of a phase (quality.h).  They are not headline
+ * rows: tables print them as one line, and only when they are not clean.
+ */
+static void
+summarize_quality(const struct results *res, int phase, struct summary *sum)
+{
+	struct quality q;
+
+	quality_phase(res, phase, &q);
+	summary_add(sum, phase, "overruns", 0, q.overruns, "%s",
+	    QUALITY_OVERRUNS);
+	summary_add(sum, phase, "s", 0, q.max_gap_s, "%s", QUALITY_MAX_GAP);
+	summary_add(sum, phase, "pages", 0, q.kpf_error, "%s",
+	    QUALITY_KPF_ERROR);
+}
+
 /* Every reduction of every series, phase by phase, as summary rows. */
 void
 metrics_summarize(const struct metrics *m, struct summary *sum)
@@ -720,6 +742,7 @@ metrics_summarize(const struct metrics *m, struct summary *sum)
 			summary_add(sum, p, "samples", 1, n, "samples");
 			summary_add(sum, p, "s", 1, last - first,
 			    "duration_s");
+			summarize_quality(res, p, sum);
 		}
 		for (i = 0; i < m->nseries; i++) {
 			s = &m->series[i];
@@ -773,6 +796,26 @@ metrics_point_at(const struct results_times *tm, int phase, double t)
 		last = i;
 	}
 	return (last);
+}
+
+/*
+ * The point of a time base closest to time t in a phase (the earlier one
+ * of two as close); -1 when the phase has none.  Placement scans run
+ * beside the samples, so the one nearest a checkpoint may come before it.
+ */
+int
+metrics_point_nearest(const struct results_times *tm, int phase, double t)
+{
+	int i, best = -1;
+
+	for (i = 0; i < tm->n; i++) {
+		if (phase >= 0 && tm->phase[i] != phase)
+			continue;
+		if (best < 0 || fabs(tm->t[i] - t) < fabs(tm->t[best] - t) -
+		    0.0005)
+			best = i;
+	}
+	return (best);
 }
 
 /* The sample at or soonest after time t in a phase (see above). */

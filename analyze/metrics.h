@@ -31,12 +31,21 @@ struct metric_series {
 	double		*v;
 };
 
+/* What a region is at one sample (docs/metrics.md). */
+enum metrics_region_state {
+	METRICS_HOLE,		/* no memory there: neither empty nor active */
+	METRICS_UNINIT,		/* only pages not initialised yet: neither */
+	METRICS_EMPTY,		/* used <= tolerance */
+	METRICS_ACTIVE,
+};
+
 struct metrics {
 	const struct results	*res;
 	struct metrics_options	 opt;
 	/* per sample, per region: [sample * nregions + region] */
 	double			*occupancy;	/* used / present */
 	unsigned char		*empty;
+	unsigned char		*state;		/* metrics_region_state */
 	struct metric_series	*series;
 	int			 nseries;
 };
@@ -104,5 +113,7 @@ void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);
 int	 metrics_sample_at(const struct results *res, int phase, double t);
+int	 metrics_point_nearest(const struct results_times *tm, int phase,
+	     double t);
 
 #endif

@@ -26,6 +26,7 @@
 #include "log.h"
 #include "meta.h"
 #include "output.h"
+#include "quality.h"
 #include "report.h"
 #include "results.h"
 
@@ -45,7 +46,8 @@ static const char report_style[] =
     "font-size:.9em}td.n{text-align:right;font-family:monospace}"
     "th{background:#f0f0f0}img.chart{max-width:100%;height:auto;"
     "border:1px solid #ddd;margin:.3em 0}.sig{font-weight:bold;"
-    "color:#a33}.note{color:#555;font-size:.9em}";
+    "color:#a33}.note{color:#555;font-size:.9em}"
+    ".warn{background:#fde8c8}";
 
 /*
  * Write s with &, <, >, " and ' escaped, and bytes that are not UTF-8
@@ -333,6 +335,60 @@ html_summary(FILE *f, const struct compare_run *run)
 	fputs("</table>\n", f);
 }
 
+/* The value of a summary row of one phase, NAN when there is none. */
+static double
+html_row_value(const struct compare_run *run, int phase, const char *metric)
+{
+	int i;
+
+	for (i = 0; i < run->sum.n; i++) {
+		if (run->sum.rows[i].phase == phase &&
+		    strcmp(run->sum.rows[i].metric, metric) == 0)
+			return (run->sum.rows[i].value);
+	}
+	return (NAN);
+}
+
+/*
+ * The data quality of each phase (quality.h): overruns, the largest gap
+ * between samples and the kpageflags error, rows that are not clean
+ * highlighted, so a reader knows which figures to distrust.
+ */
+static void
+html_quality(FILE *f, const struct compare_run *run)
+{
+	struct quality q;
+	int p;
+
+	fputs("<table>\n<tr><th>phase</th><th>sampler overruns</th>"
+	    "<th>largest gap (s)</th><th>kpageflags error (pages)</th>"
+	    "<th></th></tr>\n", f);
+	for (p = 0; p < run->nphases; p++) {
+		q.overruns = html_row_value(run, p, QUALITY_OVERRUNS);
+		q.max_gap_s = html_row_value(run, p, QUALITY_MAX_GAP);
+		q.kpf_error = html_row_value(run, p, QUALITY_KPF_ERROR);
+		if (isnan(q.overruns))
+			continue;
+		fprintf(f, "<tr%s><td>", quality_clean(&q, run->interval_s >
+		    0 ? run->interval_s : NAN) ? "" : " class=\"warn\"");
+		html_text(f, run->phases[p]);
+		fputs("</td><td class=\"n\">", f);
+		html_number(f, q.overruns);
+		fputs("</td><td class=\"n\">", f);
+		html_number(f, q.max_gap_s);
+		fputs("</td><td class=\"n\">", f);
+		html_number(f, q.kpf_error);
+		fprintf(f, "</td><td>%s</td></tr>\n", quality_clean(&q,
+		    run->interval_s > 0 ? run->interval_s : NAN) ? "clean" :
+		    "figures less certain");
+	}
+	fputs("</table>\n<p class=\"note\">Overruns: samples the sampler "
+	    "skipped because it fell behind; largest gap: the longest "
+	    "interval between two samples of the phase; kpageflags error: "
+	    "the most free pages a scan counted outside zoneinfo's figures "
+	    "around it (- for other sources).</p>\n", f);
+}
+
 /* The comparison table: every headline key, a column per group. */
 static void
 html_compare_table(FILE *f, const struct compare_set *set)
@@ -413,6 +469,8 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 	}
 	fputs("<h3>Summary</h3>\n", f);
 	html_summary(f, run);
+	fputs("<h3>Data quality</h3>\n", f);
+	html_quality(f, run);
 	return (0);
 }
 

@@ -279,9 +279,9 @@ samples_row(struct reader *rd, void *opaque)
 		&res->present, &res->free, &res->used,
 		&res->cls[RESULTS_ANON], &res->cls[RESULTS_FILE],
 		&res->cls[RESULTS_SLAB], &res->cls[RESULTS_PGTABLE],
-		&res->cls[RESULTS_OTHER]
+		&res->cls[RESULTS_OTHER], &res->uninit
 	};
-	const struct slot_arrays sa = { arrays, 8, 3, res->nregions };
+	const struct slot_arrays sa = { arrays, 9, 3, res->nregions };
 	uint64_t present, free_pages, v;
 	size_t at;
 	int s, r, c;
@@ -321,6 +321,15 @@ samples_row(struct reader *rd, void *opaque)
 			ctx->classes_seen = 1;
 			res->cls[c][at] += v;
 		}
+	}
+	if (field_u64(rd, CSV_SAMPLES_UNINIT, &v) != 0)
+		return (0);
+	if (v != RESULTS_UNKNOWN && v > 0) {
+		/* Only runs with memory left to initialise pay for it. */
+		if (res->uninit == NULL)
+			res->uninit = xcalloc((size_t)tm->alloc *
+			    res->nregions, sizeof *res->uninit);
+		res->uninit[at] += v;
 	}
 	return (0);
 }
@@ -611,6 +620,10 @@ meta_load(struct results *res, char **cause)
 	v = json_object_get(root, "region_size_bytes");
 	if (json_is_integer(v))
 		res->region_size_bytes = json_integer_value(v);
+	res->interval_s = NAN;
+	v = json_object_get(root, "interval_s");
+	if (json_is_number(v) && json_number_value(v) > 0)
+		res->interval_s = json_number_value(v);
 	res->pageblock_order = 9;
 	v = json_object_get(root, "pageblock_order");
 	if (v == NULL)
@@ -888,6 +901,7 @@ results_free(struct results *res)
 	free(res->used);
 	for (i = 0; i < RESULTS_NCLASSES; i++)
 		free(res->cls[i]);
+	free(res->uninit);
 	free(res->buddy.t);
 	free(res->buddy.phase);
 	free(res->buddy_blocks);

@@ -83,6 +83,7 @@ struct results {
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;	/* 0 when not emulated */
 	int		 pageblock_order;
+	double		 interval_s;	/* NAN when meta.json has none */
 	char		**phases;
 	int		 nphases;
 
@@ -96,6 +97,8 @@ struct results {
 	/* max(0, present - free) per zone, summed over the zones */
 	uint64_t	*used;
 	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL: unknown */
+	/* pages not initialised yet, not in present; NULL: none known */
+	uint64_t	*uninit;
 
 	/* buddy.csv: free blocks per order */
 	struct results_times buddy;

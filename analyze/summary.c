@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "output.h"
+#include "quality.h"
 #include "summary.h"
 
 #define SUMMARY_NRED	5	/* min, mean, max, final, twmean */
@@ -29,6 +30,7 @@ struct summary_style {
 	void	(*region)(FILE *f, const char *name, const char *range,
 		    double present_mib, double used_mib, double occupancy,
 		    const char *state);
+	void	(*quality)(FILE *f, const char *text);
 	const char *power_note;		/* printed after the phases */
 };
 
@@ -267,6 +269,14 @@ summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
 	}
 }
 
+/* The words the region list uses for metrics_region_state. */
+static const char *const summary_state_names[] = {
+	[METRICS_HOLE] = "hole",
+	[METRICS_UNINIT] = "uninit",
+	[METRICS_EMPTY] = "empty",
+	[METRICS_ACTIVE] = "active",
+};
+
 /* Every region at the phase's last sample: sizes, occupancy, state. */
 static void
 summary_print_regions(FILE *f, const struct summary_run *sr, int p,
@@ -291,10 +301,24 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 		    (unsigned long long)res->regions[i].end_pfn);
 		st->region(f, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
-		    sr->m->occupancy[at], sr->m->empty[at] ? "empty" :
-		    res->present[at] == 0 && res->used[at] == 0 ? "hole" :
-		    "active");
+		    sr->m->occupancy[at],
+		    summary_state_names[sr->m->state[at]]);
 	}
+}
+
+/* The phase's data quality in one line, only when it is not clean. */
+static void
+summary_print_quality(FILE *f, const struct summary_run *sr, int p,
+    const struct summary_style *st)
+{
+	struct quality q;
+	char text[160];
+
+	quality_phase(sr->res, p, &q);
+	if (quality_clean(&q, sr->res->interval_s))
+		return;
+	quality_text(text, sizeof text, &q);
+	st->quality(f, text);
 }
 
 /* One phase: the series, the other rows shown, then the regions. */
@@ -315,6 +339,7 @@ summary_print_phase(FILE *f, const struct summary_run *sr, int p, int brief,
 		summary_format_value(cell, sizeof cell, row->value, row->unit);
 		st->row(f, width, row, cell);
 	}
+	summary_print_quality(f, sr, p, st);
 	if (!brief)
 		summary_print_regions(f, sr, p, st);
 }
@@ -395,6 +420,13 @@ text_region(FILE *f, const char *name, const char *range, double present,
 	    present, used, occupancy, state);
 }
 
+/* Text: the data-quality line of a phase. */
+static void
+text_quality(FILE *f, const char *text)
+{
+	fprintf(f, "  data quality: %s\n", text);
+}
+
 static const struct summary_style summary_text_style = {
 	.title = text_title,
 	.phase = text_phase,
@@ -402,6 +434,7 @@ static const struct summary_style summary_text_style = {
 	.row = text_row,
 	.regions = text_regions,
 	.region = text_region,
+	.quality = text_quality,
 	.power_note = "Power figures are a MODEL ESTIMATE from --power-model "
 	    "(refresh power per GiB of empty regions), not a measurement.",
 };
@@ -465,6 +498,13 @@ md_region(FILE *f, const char *name, const char *range, double present,
 	    present, used, occupancy, state);
 }
 
+/* Markdown: the data-quality line of a phase, after its table. */
+static void
+md_quality(FILE *f, const char *text)
+{
+	fprintf(f, "\n**data quality:** %s\n", text);
+}
+
 static const struct summary_style summary_markdown_style = {
 	.title = md_title,
 	.phase = md_phase,
@@ -472,6 +512,7 @@ static const struct summary_style summary_markdown_style = {
 	.row = md_row,
 	.regions = md_regions,
 	.region = md_region,
+	.quality = md_quality,
 	.power_note = "> Power figures are a MODEL ESTIMATE from "
 	    "--power-model (refresh power per GiB of empty regions), not a "
 	    "measurement.",

@@ -197,7 +197,9 @@ const struct command_entry cmd_gate_entry = {
 	    "candidate runs.  Exit 0 when every rule holds, 1 when one fails, "
 	    "2 on bad input, on runs of different suites, or when a rule got "
 	    "no verdict (it matched no metric on both sides, or the groups "
-	    "have fewer runs than its min_runs) unless --allow-unjudged.  "
+	    "have fewer runs than its min_runs, or a run's data quality is "
+	    "beyond the [data_quality] limits: max_overruns, max_gap_s, "
+	    "max_kpageflags_error_pages) unless --allow-unjudged.  "
 	    "--format json prints one object: the outcome, its counts and "
 	    "every check with rule, phase, metric, verdict (passed, failed, "
 	    "not judged), reason, means, change and p-value.",

@@ -155,6 +155,8 @@ sample_json(const struct snapshot *snap, double t_s, uint64_t seq,
 		for (c = 0; c < SNAP_USED_NCLASS; c++)
 			json_object_set_new(r, classes[c], e->has_used ?
 			    sample_json_u64(e->used[c]) : json_null());
+		json_object_set_new(r, "uninit_pages", e->has_used ?
+		    sample_json_u64(e->uninit) : json_null());
 		json_array_append_new(regions, r);
 	}
 	obj = json_pack("{s:f, s:I, s:s, s:s, s:o}", "t_s", t_s, "sample",

@@ -153,12 +153,31 @@ sampler_checkpoint(struct sampler *s, uint64_t i, const char *event,
 	return (rc);
 }
 
+/*
+ * An overrun as an event of the current phase, so that analysis can say
+ * which phase lost samples (meta.json only has the run's total).  The
+ * row is written with the next sample; nothing is allocated.
+ */
+static void
+sampler_overrun(struct sampler *s, uint64_t skipped)
+{
+	char detail[64];
+
+	snprintf(detail, sizeof detail, "%" PRIu64 " sample%s skipped",
+	    skipped, skipped == 1 ? "" : "s");
+	pthread_mutex_lock(&s->lock);
+	if (s->sink != NULL)
+		sink_csv_event(s->sink, sampler_elapsed(s), "overrun", detail,
+		    s->phase, NULL);
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* The sampler thread's loop, from sample 1 on. */
 static void *
 sampler_main(void *arg)
 {
 	struct sampler *s = arg;
-	uint64_t i, deadline, now, end = 0;
+	uint64_t i, deadline, now, end = 0, skipped;
 	char *cause = NULL, event[32], detail[128];
 	int rc = 0, turn;
 
@@ -211,8 +230,9 @@ sampler_main(void *arg)
 		if (now > deadline + s->cfg.interval_ns) {
 			/* Skip missed deadlines rather than bursting. */
 			s->overruns++;
-			deadline += ((now - deadline) / s->cfg.interval_ns) *
-			    s->cfg.interval_ns;
+			skipped = (now - deadline) / s->cfg.interval_ns;
+			deadline += skipped * s->cfg.interval_ns;
+			sampler_overrun(s, skipped);
 		}
 	}
 	pthread_mutex_lock(&s->lock);

@@ -51,7 +51,8 @@ enum csv_type {
 	X(FILE,		"file_pages",		CSV_INT_OPT | CSV_LATER, t) \
 	X(SLAB,		"slab_pages",		CSV_INT_OPT | CSV_LATER, t) \
 	X(PGTABLE,	"pgtable_pages",	CSV_INT_OPT | CSV_LATER, t) \
-	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t)
+	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t) \
+	X(UNINIT,	"uninit_pages",		CSV_INT_OPT | CSV_LATER, t)
 
 #define CSV_BUDDY_COLUMNS(X, t)						\
 	CSV_SAMPLE_KEY_COLUMNS(X, t)					\

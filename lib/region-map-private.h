@@ -12,6 +12,8 @@
 
 #define REGION_MAP_SYS_MEMORY	"devices/system/memory"
 #define REGION_MAP_SYS_NODE	"devices/system/node"
+#define REGION_MAP_SYS_MEMMAP	"firmware/memmap"
+#define REGION_MAP_LOW_BYTES	(1ULL << 20)	/* firmware's below 1 MiB */
 
 /* region-map.c */
 int	 region_map_node_index(struct region_map *map, int node, int add);
@@ -20,6 +22,7 @@ void	 region_map_add_region(struct region_map *map, int *cap, int node,
 
 /* region-map-sysfs.c */
 int	 region_map_read_blocks(struct region_map *map, char **cause);
+int	 region_map_read_firmware(struct region_map *map, char **cause);
 
 /* region-map-file.c */
 int	 region_map_read_file(struct region_map *map, char **cause);

@@ -230,6 +230,92 @@ region_map_read_blocks(struct region_map *map, char **cause)
 	return (0);
 }
 
+/* Add a firmware range of bytes [start, end], whole pages covering it. */
+static void
+region_map_add_firmware(struct region_map *map, int *cap, uint64_t start,
+    uint64_t end)
+{
+	struct region_range *r;
+
+	if (map->nfirmware == *cap) {
+		*cap = *cap == 0 ? 8 : *cap * 2;
+		map->firmware = xreallocarray(map->firmware, *cap,
+		    sizeof *map->firmware);
+	}
+	r = &map->firmware[map->nfirmware++];
+	r->start_pfn = start / map->page_size;
+	r->end_pfn = end / map->page_size + 1;
+}
+
+/* Sort helper: firmware ranges by start pfn. */
+static int
+region_map_range_cmp(const void *a, const void *b)
+{
+	const struct region_range *x = a, *y = b;
+
+	return (x->start_pfn < y->start_pfn ? -1 :
+	    x->start_pfn > y->start_pfn);
+}
+
+/*
+ * The ranges the firmware keeps: the first MiB (BIOS data, option ROMs,
+ * real-mode trampolines; the kernel never hands it out) and every entry
+ * of sys/firmware/memmap whose type is not "System RAM".  Without that
+ * directory (not x86, or a test tree) only the first rule applies; so it
+ * does, with a warning, when an entry cannot be read: the ranges refine
+ * the figures and are no reason to refuse a run.
+ */
+int
+region_map_read_firmware(struct region_map *map, char **cause)
+{
+	char path[4096], type[64];
+	uint64_t start, end;
+	struct dirent *de;
+	int cap = 0, n, rc = 0;
+	DIR *d;
+
+	region_map_add_firmware(map, &cap, 0, REGION_MAP_LOW_BYTES - 1);
+	snprintf(path, sizeof path, "%s/%s", map->sys_root,
+	    REGION_MAP_SYS_MEMMAP);
+	if ((d = opendir(path)) == NULL)
+		return (0);
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (!region_map_numbered(de->d_name, "", &n))
+			continue;
+		snprintf(path, sizeof path, "%s/%s/%s/type", map->sys_root,
+		    REGION_MAP_SYS_MEMMAP, de->d_name);
+		if ((rc = region_map_read_small(path, type, sizeof type,
+		    cause)) != 0)
+			break;
+		if (strcmp(type, "System RAM") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s/%s/start", map->sys_root,
+		    REGION_MAP_SYS_MEMMAP, de->d_name);
+		if ((rc = region_map_read_hex(path, &start, cause)) != 0)
+			break;
+		snprintf(path, sizeof path, "%s/%s/%s/end", map->sys_root,
+		    REGION_MAP_SYS_MEMMAP, de->d_name);
+		if ((rc = region_map_read_hex(path, &end, cause)) != 0)
+			break;
+		if (end >= start)
+			region_map_add_firmware(map, &cap, start, end);
+	}
+	closedir(d);
+	if (rc != 0) {
+		log_warnx("%s; firmware reserves: the first MiB only",
+		    cause != NULL && *cause != NULL ? *cause : "memmap");
+		if (cause != NULL) {
+			free(*cause);
+			*cause = NULL;
+		}
+		map->nfirmware = 1;
+		return (0);
+	}
+	qsort(map->firmware, map->nfirmware, sizeof *map->firmware,
+	    region_map_range_cmp);
+	return (0);
+}
+
 /*
  * Re-read which blocks are online (memory hotplug, virtio-mem) without
  * allocating; *changed says whether any block changed state.

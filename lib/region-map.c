@@ -293,7 +293,10 @@ region_map_clip(uint64_t start, uint64_t stop, uint64_t p, uint64_t end)
 	return (end);
 }
 
-/* Next pfn after p where the zone of a block may change, or end. */
+/*
+ * Next pfn after p where the zone of a block may change, or a firmware
+ * range starts or ends, or end.
+ */
 static uint64_t
 region_map_next_cut(const struct region_map *map, int node, uint64_t p,
     uint64_t end)
@@ -306,7 +309,24 @@ region_map_next_cut(const struct region_map *map, int node, uint64_t p,
 		if (z->node == node)
 			end = region_map_clip(z->start_pfn, z->end_pfn, p, end);
 	}
+	for (i = 0; i < map->nfirmware; i++)
+		end = region_map_clip(map->firmware[i].start_pfn,
+		    map->firmware[i].end_pfn, p, end);
 	return (end);
+}
+
+/* Is pfn p inside a firmware range? */
+static int
+region_map_in_firmware(const struct region_map *map, uint64_t p)
+{
+	int i;
+
+	for (i = 0; i < map->nfirmware; i++) {
+		if (map->firmware[i].start_pfn <= p &&
+		    p < map->firmware[i].end_pfn)
+			return (1);
+	}
+	return (0);
 }
 
 /* Cut every block into segments of one key each. */
@@ -317,7 +337,7 @@ region_map_make_segs(struct region_map *map)
 	const struct region_span *r;
 	struct region_seg *s;
 	uint64_t p, lo, hi, next;
-	int i, j, zone, key, cap = 0;
+	int i, j, zone, key, fw, cap = 0;
 
 	for (i = 0; i < map->nblocks; i++) {
 		b = &map->blocks[i];
@@ -335,10 +355,12 @@ region_map_make_segs(struct region_map *map)
 				if (zone == -1 ||
 				    (key = region_map_key(map, j, zone)) == -1)
 					continue;
+				fw = region_map_in_firmware(map, p);
 				s = map->nsegs > 0 ?
 				    &map->segs[map->nsegs - 1] : NULL;
 				if (s != NULL && s->key == key &&
-				    s->block == i && s->end_pfn == p) {
+				    s->block == i && s->end_pfn == p &&
+				    s->firmware == fw) {
 					s->end_pfn = next;
 					continue;
 				}
@@ -352,6 +374,7 @@ region_map_make_segs(struct region_map *map)
 				s->end_pfn = next;
 				s->key = key;
 				s->block = i;
+				s->firmware = fw;
 			}
 		}
 	}
@@ -448,6 +471,7 @@ region_map_build(struct region_map *map, const struct region_map_config *cfg,
 		}
 	}
 	if ((rc = region_map_read_blocks(map, cause)) != 0 ||
+	    (rc = region_map_read_firmware(map, cause)) != 0 ||
 	    (rc = region_map_read_zones(map, zones, cause)) != 0)
 		goto fail;
 	region_map_node_spans(map);
@@ -517,6 +541,7 @@ region_map_free(struct region_map *map)
 	free(map->zones);
 	free(map->keys);
 	free(map->segs);
+	free(map->firmware);
 	memset(map, 0, sizeof *map);
 }
 
@@ -592,6 +617,10 @@ region_map_print(FILE *f, const struct region_map *map)
 		    map->nodes[i].start_pfn, map->nodes[i].end_pfn,
 		    map->nodes[i].nregions, online, nblocks, bsize);
 	}
+	/* PG_reserved pages there are the firmware's, not used RAM. */
+	for (i = 0; i < map->nfirmware; i++)
+		fprintf(f, "firmware reserve: pfn %" PRIu64 "-%" PRIu64 "\n",
+		    map->firmware[i].start_pfn, map->firmware[i].end_pfn);
 	fprintf(f, "%4s %6s %-8s %12s %12s %12s %12s\n", "node", "region",
 	    "zone", "start_pfn", "end_pfn", "spanned", "in_blocks");
 	for (i = 0; i < map->nkeys; i++) {

@@ -75,6 +75,17 @@ struct region_seg {
 	uint64_t	 end_pfn;
 	int		 key;
 	int		 block;
+	int		 firmware;	/* inside a firmware reserve */
+};
+
+/*
+ * A pfn range the firmware keeps for itself: below 1 MiB, or not "System
+ * RAM" in the firmware memory map (sys/firmware/memmap).  PG_reserved
+ * pages there are not RAM the kernel could use.
+ */
+struct region_range {
+	uint64_t	 start_pfn;
+	uint64_t	 end_pfn;
 };
 
 struct region_map {
@@ -97,6 +108,8 @@ struct region_map {
 	int			 nkeys;
 	struct region_seg	*segs;		/* sorted by start_pfn */
 	int			 nsegs;
+	struct region_range	*firmware;	/* sorted, may overlap */
+	int			 nfirmware;
 };
 
 /* How to cut regions (from the command line or a suite file). */

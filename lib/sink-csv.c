@@ -292,6 +292,9 @@ sink_samples_row(struct sink_file *f, double t_s, const char *phase,
 		if (e->has_used)
 			sink_u64(f, e->used[c]);
 	}
+	sink_printf(f, ",");
+	if (e->has_used)
+		sink_u64(f, e->uninit);
 	sink_printf(f, "\n");
 }
 

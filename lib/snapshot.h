@@ -60,6 +60,12 @@ struct snap_entry {
 
 	int		 has_used;	/* used classes known */
 	uint64_t	 used[SNAP_USED_NCLASS];
+	/*
+	 * With has_used: pages whose struct page the kernel has not
+	 * initialised yet (deferred init), neither used nor free nor in
+	 * present.
+	 */
+	uint64_t	 uninit;
 };
 
 struct snapshot {

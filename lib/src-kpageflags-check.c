@@ -165,6 +165,56 @@ src_kpageflags_reconcile(struct src_kpageflags *kp)
 	}
 }
 
+/*
+ * Pages on the per-CPU free lists carry no flags: without this they would
+ * count as "other" kernel pages.  zoneinfo gives their number per zone
+ * (the count: lines, read before the scan) but not where they are, so
+ * each zone's count is moved from the flag-less pages of its keys to
+ * their free pages in proportion to those flag-less pages, never more
+ * than a key has.  The accuracy check has run by then: zoneinfo's free
+ * figure leaves these pages out too.
+ */
+static void
+src_kpageflags_pcp(struct src_kpageflags *kp)
+{
+	struct src_kpageflags_acc *a;
+	uint64_t total, want, given, room, take;
+	int z, i;
+
+	for (i = 0; i < kp->map.nkeys; i++)
+		kp->total[i].pcp = 0;
+	for (z = 0; z < kp->map.nzones; z++) {
+		total = 0;
+		for (i = 0; i < kp->map.nkeys; i++) {
+			a = &kp->total[i];
+			if (kp->map.keys[i].zone == z)
+				total += a->zero - a->uninit;
+		}
+		want = kp->zones[z].pcp < total ? kp->zones[z].pcp : total;
+		if (want == 0)
+			continue;
+		given = 0;
+		for (i = 0; i < kp->map.nkeys; i++) {
+			a = &kp->total[i];
+			if (kp->map.keys[i].zone != z)
+				continue;
+			a->pcp = (uint64_t)((double)(a->zero - a->uninit) *
+			    want / total);
+			given += a->pcp;
+		}
+		/* What rounding left goes to the first keys with room. */
+		for (i = 0; i < kp->map.nkeys && given < want; i++) {
+			a = &kp->total[i];
+			if (kp->map.keys[i].zone != z)
+				continue;
+			room = a->zero - a->uninit - a->pcp;
+			take = room < want - given ? room : want - given;
+			a->pcp += take;
+			given += take;
+		}
+	}
+}
+
 /* Compare counted free pages per zone with zoneinfo around the scan. */
 static void
 src_kpageflags_check(struct src_kpageflags *kp, struct snapshot *snap)
@@ -227,7 +277,8 @@ src_kpageflags_before(struct src_kpageflags *kp, struct snapshot *before,
 
 /*
  * The zoneinfo read after the scan: reconcile the flag-less pages with
- * what each zone manages, then check the free counts.
+ * what each zone manages, check the free counts, then count the per-CPU
+ * free pages as free.
  */
 void
 src_kpageflags_after(struct src_kpageflags *kp, struct snapshot *after,
@@ -236,4 +287,5 @@ src_kpageflags_after(struct src_kpageflags *kp, struct snapshot *after,
 	src_kpageflags_zone_figures(kp, after, 0);
 	src_kpageflags_reconcile(kp);
 	src_kpageflags_check(kp, snap);
+	src_kpageflags_pcp(kp);
 }

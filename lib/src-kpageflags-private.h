@@ -35,6 +35,8 @@ struct src_kpageflags_acc {
 	uint64_t	 free;
 	uint64_t	 zero;		/* no flags at all, not free */
 	uint64_t	 reserved;	/* PG_reserved: never managed */
+	uint64_t	 firmware;	/* PG_reserved in a firmware range */
+	uint64_t	 pcp;		/* per-CPU free pages, estimated */
 	uint64_t	 used[SNAP_USED_NCLASS];
 	uint64_t	 blocks[SNAP_MAX_ORDERS];
 	uint64_t	 uninit;	/* after reconciliation */

@@ -163,6 +163,29 @@ src_kpageflags_piece_head(struct src_kpageflags_acc *a, const uint64_t *f,
 }
 
 /*
+ * A piece inside a firmware range, counted as usual first: its PG_reserved
+ * pages (classed as reserved, "other" used pages) are the firmware's, not
+ * RAM, so they leave present and used for their own counter.
+ */
+static void
+src_kpageflags_firmware(struct src_kpageflags_acc *a, const uint64_t *f,
+    uint64_t n)
+{
+	uint64_t i, v, fw = 0;
+
+	for (i = 0; i < n; i++) {
+		v = f[i];
+		if (v != 0 && (v & (KPF_BUDDY | KPF_ABSENT)) == 0 &&
+		    (v & KPF_RESERVED))
+			fw++;
+	}
+	a->present -= fw;
+	a->reserved -= fw;
+	a->used[SNAP_USED_OTHER] -= fw;
+	a->firmware += fw;
+}
+
+/*
  * Read pfns [p, end) into buf.  The file must hold 8 bytes for every pfn
  * up to the end of the zones; pfns past both are absent.  Returns 0, an
  * errno, or -1 for a file cut short or of odd length (*off says where).
@@ -246,6 +269,9 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 			else
 				src_kpageflags_piece_all(&w->acc[sg[u].key],
 				    w->buf + (a - p), a, b - a, kp->maxorder);
+			if (sg[u].firmware)
+				src_kpageflags_firmware(&w->acc[sg[u].key],
+				    w->buf + (a - p), b - a);
 		}
 		p = wend;
 	}
@@ -345,6 +371,7 @@ src_kpageflags_run(struct src_kpageflags *kp, char **cause)
 			tot->free += a->free;
 			tot->zero += a->zero;
 			tot->reserved += a->reserved;
+			tot->firmware += a->firmware;
 			for (k = 0; k < SNAP_USED_NCLASS; k++)
 				tot->used[k] += a->used[k];
 			for (k = 0; k < SNAP_MAX_ORDERS; k++)

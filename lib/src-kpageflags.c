@@ -72,13 +72,14 @@ src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
 		e->spanned = k->end_pfn - k->start_pfn;
 		e->present = a->present - a->uninit;
 		e->managed = e->present - a->reserved;
-		e->free_pages = a->free;
+		e->free_pages = a->free + a->pcp;
 		e->norders = kp->maxorder + 1;
 		memcpy(e->free_blocks, a->blocks, sizeof e->free_blocks);
 		e->has_used = 1;
 		for (c = 0; c < SNAP_USED_NCLASS; c++)
 			e->used[c] = a->used[c];
-		e->used[SNAP_USED_OTHER] += a->zero - a->uninit;
+		e->used[SNAP_USED_OTHER] += a->zero - a->uninit - a->pcp;
+		e->uninit = a->uninit;
 	}
 }
 
@@ -334,6 +335,7 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	const char *marking = "undecided";
 	json_t *acc, *unchecked, *pcp;
 	char name[64];
+	uint64_t fw;
 	int i;
 
 	if (kp == NULL)
@@ -367,6 +369,16 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	json_object_set_new(obj, "unmanaged_rule", json_string("per zone, "
 	    "flag-less pages beyond zoneinfo managed (PG_reserved excluded) "
 	    "are not present, taken from the highest region key down"));
+	json_object_set_new(obj, "pcp_rule", json_string("per zone, the "
+	    "per-CPU list pages of zoneinfo (count:) are free pages, taken "
+	    "from the flag-less pages of its region keys in proportion"));
+	json_object_set_new(obj, "firmware_rule", json_string("PG_reserved "
+	    "pages below 1 MiB or outside System RAM of sys/firmware/memmap "
+	    "are the firmware's: neither present nor used"));
+	for (i = 0, fw = 0; i < kp->map.nkeys; i++)
+		fw += kp->total[i].firmware;
+	json_object_set_new(obj, "firmware_reserved_pages", json_integer(
+	    (json_int_t)fw));
 	acc = json_object();
 	json_object_set_new(acc, "samples", json_integer(kp->samples));
 	json_object_set_new(acc, "zone_checks", json_integer(kp->checks));

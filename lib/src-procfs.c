@@ -132,7 +132,7 @@ src_procfs_read(struct source *src, struct snapshot *snap, int flags,
 	struct src_procfs *sp = src->priv;
 	const char *root = src->cfg.proc_root;
 	char *why = NULL;
-	int files, r;
+	int files, r, i;
 
 	snapshot_reset(snap);
 	src->files_read = 0;
@@ -187,6 +187,13 @@ src_procfs_read(struct source *src, struct snapshot *snap, int flags,
 			files |= SOURCE_FILE_PAGETYPEINFO;
 		}
 	}
+	/*
+	 * Pages on the per-CPU lists are free, though zoneinfo's "pages
+	 * free" leaves them out; its count: lines give them per block, and
+	 * a block is one key here (sorted-buddy regions get none).
+	 */
+	for (i = 0; i < snap->nentries; i++)
+		snap->entries[i].free_pages += snap->entries[i].pcp_pages;
 	snapshot_sort(snap);
 	src->files_read = files;
 	return (0);

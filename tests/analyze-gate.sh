@@ -279,6 +279,54 @@ expect_rc 2 "gate: a directory without runs is bad input"
 expect_err 'empty: neither a results directory .* nor a directory with any below it' \
     "and says so"
 
+# Data quality: a run whose sampler overran more than [data_quality]
+# allows leaves every rule without a verdict, naming the run and figure.
+mkgroup "$WORK/dq" 1200 1
+awk 'NR == 2 { for (i = 1; i <= 12; i++)
+	printf "%.3f,overrun,1 sample skipped,run\n", i * 0.5 } { print }' \
+    "$WORK/dq/1/events.csv" >"$WORK/dq-events.csv"
+mv "$WORK/dq-events.csv" "$WORK/dq/1/events.csv"
+printf '0.750,warning,"kpageflags: node 0 zone Normal: counted 900 free pages, zoneinfo said 100 before and 120 after the scan (slack 0): +780 pages outside",run\n' \
+    >>"$WORK/dq/1/events.csv"
+rb analyze "$WORK/dq/1"
+expect_rc 0 "analyze: a run with overruns is analysed"
+expect_out '^  data quality: 12 sampler overruns, largest gap 0.25 s, kpageflags off by up to 780 pages$' \
+    "and the phase's data quality is printed"
+grep -q '^run,data_quality.sampler_overruns,12,overruns$' "$WORK/dq/1/summary.csv" &&
+    grep -q '^run,data_quality.max_gap_s,0.25,s$' "$WORK/dq/1/summary.csv" &&
+    grep -q '^run,data_quality.kpageflags_error_pages,780,pages$' \
+    "$WORK/dq/1/summary.csv"
+ok $? "summary.csv carries overruns, the largest gap and the kpageflags error"
+rb report "$WORK/dq/1" --out "$WORK/dq.html"
+expect_rc 0 "report: a run with overruns gets a report"
+grep -q '<h3>Data quality</h3>' "$WORK/dq.html" &&
+    grep -q '<tr class="warn"><td>run</td><td class="n">12</td><td class="n">0.25</td><td class="n">780</td>' \
+    "$WORK/dq.html"
+ok $? "and the report shows the phase's data quality, highlighted"
+rb analyze "$WORK/dq/0"
+! grep -q 'data quality' "$WORK/out"
+ok $? "analyze: clean data gets no data-quality line"
+grep -q '^run,data_quality.sampler_overruns,0,overruns$' "$WORK/dq/0/summary.csv"
+ok $? "summary.csv has the figures of a clean run too"
+rb gate --baseline "$WORK/base" --candidate "$WORK/dq" --rules "$RULES"
+expect_rc 2 "gate: a run beyond the data-quality limits is not judged"
+expect_out "^not judged: rule \[spread_index\]: data quality outside the \[data_quality\] limits: $WORK/dq/1 phase run: sampler overruns 12, above max_overruns = 10\$" \
+    "naming the run and the figure"
+expect_out '^gate: NOT JUDGED \(3 checks, 0 failed, 3 not judged' \
+    "every rule is left without a verdict"
+rb gate --baseline "$WORK/base" --candidate "$WORK/dq" --rules "$RULES" \
+    --allow-unjudged
+expect_rc 0 "--allow-unjudged lets it pass"
+grep -v '^max_overruns' "$RULES" >"$WORK/dq.ini"
+rb gate --baseline "$WORK/base" --candidate "$WORK/dq" --rules "$WORK/dq.ini"
+expect_rc 0 "gate: without max_overruns the same runs are judged"
+printf '[data_quality]\nmax_gaps = 1\n[spread_index]\nbetter = lower\nmax_change = 5%%\n' \
+    >"$WORK/dqbad.ini"
+rb gate --baseline "$WORK/base" --candidate "$WORK/dq" --rules "$WORK/dqbad.ini"
+expect_rc 2 "gate: an unknown [data_quality] key is bad input"
+expect_err "dqbad.ini:2: unknown key 'max_gaps' in \[data_quality\]" \
+    "naming file and line"
+
 # The default rules are found next to the program (an uninstalled build),
 # like the suites.
 if [ -f "$(dirname "$REGIONBENCH")/suites/gate-rules.ini" ]; then

@@ -79,6 +79,8 @@ rb chart "$WORK/vanilla" --compare "$WORK/patched" --out "$WORK/cmp"
 expect_rc 0 "chart of a group compared with a group"
 is_png "$WORK/cmp/compare.png" && xmllint --noout "$WORK/cmp/compare.svg"
 ok $? "compare.png and compare.svg are valid"
+is_png "$WORK/cmp/headline.png" && xmllint --noout "$WORK/cmp/headline.svg"
+ok $? "headline.png and headline.svg are valid"
 [ ! -e "$WORK/cmp/heatmap.png" ]
 ok $? "a group alone gets no per-run charts"
 rb chart "$WORK/vanilla/1" --compare "$WORK/patched" --out "$WORK/cmp2" \

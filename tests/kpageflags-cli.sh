@@ -141,6 +141,13 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample --source kpageflags on the synthetic machine"
 	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
 	ok $? "sample --source kpageflags: node 1 region 0 row"
+	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768$' "$WORK/s/samples.csv"
+	ok $? "sample: memory not initialised yet is in uninit_pages, not present, free or used"
+	rb analyze "$WORK/s"
+	expect_rc 0 "analyze the synthetic machine's sample"
+	expect_out '^  n0r1 .* uninit$' \
+	    "analyze: a region of uninitialised memory is neither empty nor active"
+	expect_out '^  empty_regions +0 ' "and is not counted as empty"
 	printf '0,0,65536\n0,60000,70000\n' >"$WORK/map.csv"
 	rb sample --source kpageflags $P --region-map "$WORK/map.csv" \
 	    --count 1 --out "$WORK/s2"

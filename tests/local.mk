@@ -341,3 +341,7 @@ TESTS += tests/t-cgroup
 # ---- the README's main job, whole (under the sanitizers in their build)
 TESTS += tests/readme-main-job.sh
 EXTRA_DIST += tests/readme-main-job.sh
+
+# ---- docs/ci.md's worked example, as written
+TESTS += tests/ci-example.sh
+EXTRA_DIST += tests/ci-example.sh

@@ -130,9 +130,14 @@ ok $? "pagetypeinfo read where the recording has it"
 
 # Live: free pages per zone agree with /proc/zoneinfo.  Exactly with the
 # zoneinfo text each sample parsed (kept by --record), and within the drift
-# of this machine with zoneinfo read before and after the run.
+# of this machine with zoneinfo read before and after the run.  Free pages
+# are zoneinfo's "pages free" plus the per-CPU list pages (count:).
 zone_free() {
-	awk '/^Node/{z=$2 $4} /pages free/{print z, $3}' "$1" | tr -d ','
+	awk '/^Node/ { z = $2 $4; if (!(z in seen)) { seen[z] = 1; o[++n] = z } }
+	    /pages free/ { f[z] = $3 }
+	    /^ *count:/ { p[z] += $2 }
+	    END { for (i = 1; i <= n; i++) if (o[i] in f)
+		print o[i], f[o[i]] + p[o[i]] }' "$1" | tr -d ','
 }
 zone_free /proc/zoneinfo >"$WORK/before"
 rb sample --count 3 --interval 100ms --source zone --record "$WORK/liverec" --out "$WORK/livez" --quiet
@@ -222,6 +227,8 @@ for n, line in enumerate(lines, 1):
         assert (r["node"], r["region"], r["zone"]) == \
             (int(c["node"]), int(c["region"]), c["zone"]), (r, c)
         assert r["free_pages"] == int(c["free_pages"]), (r, c)
+        assert (r["uninit_pages"] is None) == (c["uninit_pages"] == ""), \
+            (r, c)
 PY
 	ok $? "CSV: a row per region key per sample; JSON lines agree"
 else

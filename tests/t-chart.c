@@ -137,7 +137,7 @@ test_basic(const char *data, const char *tmp)
 	    "heatmap.png reads back");
 	if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
 		uint32_t full = chart_viridis_pixel(1);
-		uint32_t empty = chart_viridis_pixel(0);
+		uint32_t empty = CHART_RGB_EMPTY;
 
 		tap_ok(rgb_near(pixel(img, 250, 110), full, 2),
 		    "full region n0r0 is the full colour (%06x)",
@@ -323,13 +323,150 @@ test_many(const char *tmp)
 		/* Plot from y = 90 (title 56 + labels 34), 720 high. */
 		tap_ok(rgb_near(pixel(img, 500, 92), chart_viridis_pixel(1), 2),
 		    "top rows are full (%06x)", pixel(img, 500, 92));
-		tap_ok(rgb_near(pixel(img, 500, 805), chart_viridis_pixel(0),
+		tap_ok(rgb_near(pixel(img, 500, 805), CHART_RGB_EMPTY,
 		    2), "bottom rows are empty (%06x)", pixel(img, 500, 805));
 	} else
 		tap_ok(0, "400 regions heatmap reads back");
 	cairo_surface_destroy(img);
 	free(path);
 	free(dir);
+}
+
+/*
+ * The moments of the bar charts on a copy of the basic run whose only
+ * checkpoint is at 6 s in fill: placement takes the scan closest to it (5
+ * s, not 9.5 s, the first after it) and says so in the label, and
+ * release, without a checkpoint, still gets its last scan.
+ */
+static void
+test_moments(const char *data, const char *tmp)
+{
+	static const char events[] = "t_s,event,detail,phase\n"
+	    "0.000,start,,\n0.000,phase_start,,fill\n"
+	    "6.000,checkpoint,50%,fill\n9.700,phase_end,,fill\n"
+	    "10.000,phase_start,,release\n19.700,phase_end,,release\n"
+	    "19.800,stop,,\n";
+	struct chart_moment *mo;
+	struct chart_run run;
+	char *cmd, *path, *cause = NULL;
+	FILE *f;
+	int n;
+
+	cmd = xasprintf("cp -r '%s/charts/basic' '%s/moments'", data, tmp);
+	tap_ok(system(cmd) == 0, "moments: copy the basic run");
+	free(cmd);
+	path = xasprintf("%s/moments/events.csv", tmp);
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs(events, f);
+		fclose(f);
+	}
+	free(path);
+	path = xasprintf("%s/moments", tmp);
+	if (!tap_ok(chart_run_load(path, &run, &cause) == 0,
+	    "moments: the run loads (%s)", cause ? cause : "ok")) {
+		free(path);
+		return;
+	}
+	n = chart_moments(run.res, &run.res->placement, &mo);
+	tap_ok(n == 2 && fabs(run.res->placement.t[mo[0].index] - 5) < 1e-9 &&
+	    strcmp(mo[0].label, "50% (scan -1 s)") == 0,
+	    "moments: placement takes the scan closest to the checkpoint and "
+	    "says which (%s)", n > 0 ? mo[0].label : "none");
+	tap_ok(n == 2 && fabs(run.res->placement.t[mo[1].index] - 19.5) <
+	    1e-9 && strcmp(mo[1].label, "end of release") == 0,
+	    "moments: a phase without checkpoints is drawn at its end (%s)",
+	    n > 1 ? mo[1].label : "none");
+	chart_moments_free(mo, n);
+	n = chart_moments(run.res, &run.res->samples, &mo);
+	tap_ok(n == 2 && strcmp(mo[0].label, "50%") == 0 &&
+	    fabs(run.res->samples.t[mo[0].index] - 6) < 1e-9,
+	    "moments: the checkpoint's own sample carries no note");
+	chart_moments_free(mo, n);
+	tap_ok(chart_all(path, tmp, CHART_PNG, NULL, &cause) == 0,
+	    "moments: the charts of the run draw");
+	chart_run_free(&run);
+	free(path);
+	free(cause);
+}
+
+/* Does any pixel of a PNG have this colour (give or take tol)? */
+static int
+png_has_colour(const char *path, uint32_t rgb, int tol)
+{
+	cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+	int x, y, found = 0, w, h;
+
+	if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(img);
+		return (0);
+	}
+	w = cairo_image_surface_get_width(img);
+	h = cairo_image_surface_get_height(img);
+	for (y = 0; y < h && !found; y++)
+		for (x = 0; x < w && !found; x++)
+			found = rgb_near(pixel(img, x, y), rgb, tol);
+	cairo_surface_destroy(img);
+	return (found);
+}
+
+/*
+ * Regions without pages: n0r1 a hole, n0r2 memory not initialised yet.
+ * Neither is drawn as a bar of 0 free pages in the seed chart, nor as an
+ * occupancy in the heatmap; each has its own colour.
+ */
+static void
+test_no_pages(const char *tmp)
+{
+	char *dir = xasprintf("%s/nopages", tmp), *path, *cause = NULL;
+	FILE *f;
+	int s;
+
+	mkdir(dir, 0755);
+	path = xasprintf("%s/meta.json", dir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema_version\": 1, \"command\": \"sample\", "
+	    "\"label\": \"\", \"host\": \"gen\", \"kernel\": "
+	    "{\"release\": \"6.18\"}, \"page_size\": 4096, \"phases\": "
+	    "[\"sample\"], \"status\": \"complete\", \"source\": "
+	    "{\"name\": \"kpageflags\"}}\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/regions.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "node,region,zone,start_pfn,spanned_pages,present_pages\n"
+	    "0,0,Normal,0,1000,1000\n0,1,Normal,1000,1000,0\n"
+	    "0,2,Normal,2000,1000,0\n");
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/samples.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,present_pages,free_pages,"
+	    "managed_pages,anon_pages,file_pages,slab_pages,pgtable_pages,"
+	    "other_pages,uninit_pages\n");
+	for (s = 0; s < 4; s++)
+		fprintf(f, "%d.000,sample,0,0,Normal,1000,400,1000,600,0,0,0,"
+		    "0,0\n%d.000,sample,0,1,Normal,0,0,0,0,0,0,0,0,0\n"
+		    "%d.000,sample,0,2,Normal,0,0,0,0,0,0,0,0,1000\n", s, s,
+		    s);
+	fclose(f);
+	free(path);
+	path = xasprintf("%s/out", tmp);
+	tap_ok(chart_all(dir, path, CHART_PNG, NULL, &cause) == 0,
+	    "no pages: charts draw (%s)", cause ? cause : "ok");
+	free(path);
+	path = xasprintf("%s/out/seed.png", tmp);
+	tap_ok(png_has_colour(path, CHART_RGB_NO_DATA, 2) &&
+	    png_has_colour(path, CHART_RGB_UNINIT, 2), "no pages: the seed "
+	    "chart marks the hole and the uninitialised region in their "
+	    "colours");
+	free(path);
+	path = xasprintf("%s/out/heatmap.png", tmp);
+	tap_ok(png_has_colour(path, CHART_RGB_UNINIT, 2) &&
+	    !png_has_colour(path, CHART_RGB_EMPTY, 2), "no pages: the "
+	    "heatmap draws uninitialised memory in its colour, not as empty");
+	free(path);
+	free(dir);
+	free(cause);
 }
 
 int
@@ -344,6 +481,8 @@ main(void)
 		tap_skip_all("mkdtemp failed");
 	test_draw();
 	test_basic(data, tmp);
+	test_moments(data, tmp);
+	test_no_pages(tmp);
 	test_long(tmp);
 	test_many(tmp);
 	cmd = xasprintf("rm -rf '%s'", tmp);

@@ -388,6 +388,58 @@ test_one_run(void)
 	compare_free(set);
 }
 
+/*
+ * [data_quality]: a run beyond a limit leaves every rule without a
+ * verdict, the reason naming the run, its phase and the figure; within
+ * the limits (or without them) the rules are judged as before.
+ */
+static void
+test_data_quality(void)
+{
+	static const double ok3[] = { 0, 0, 0 }, bad3[] = { 0, 12, 0 };
+	static const double spread[] = { 1, 1, 1 };
+	struct compare_set *set = xcalloc(1, sizeof *set);
+	struct gate_rules rules;
+	struct gate_result *r;
+	char *cause = NULL;
+	int n, i, judged;
+
+	fake_group(set, "base", 3);
+	fake_group(set, "cand", 3);
+	fake_values(set, 0, "fill", "spread_index.twmean", "ratio", spread);
+	fake_values(set, 1, "fill", "spread_index.twmean", "ratio", spread);
+	fake_values(set, 0, "fill", "data_quality.sampler_overruns",
+	    "overruns", ok3);
+	fake_values(set, 1, "fill", "data_quality.sampler_overruns",
+	    "overruns", bad3);
+	if (!tap_ok(gate_rules_load(rules_file("[data_quality]\n"
+	    "max_overruns = 10\nmax_gap_s = 5\n[spread]\nmetric = "
+	    "spread_index.twmean\nbetter = lower\nmax_change = 5%\n"),
+	    &rules, &cause) == 0, "data quality: rules load (%s)",
+	    cause ? cause : "ok"))
+		return;
+	tap_ok(rules.n == 1 && rules.quality.max_overruns == 10 &&
+	    rules.quality.max_gap_s == 5 && isnan(rules.quality.max_kpf_error),
+	    "data quality: [data_quality] is limits, not a rule");
+	gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	tap_ok(n == 1 && !r[0].judged && strstr(r[0].message, "cand-2 phase "
+	    "fill: sampler overruns 12, above max_overruns = 10") != NULL,
+	    "data quality: a run with 12 overruns leaves the rule unjudged "
+	    "(%s)", n > 0 ? r[0].message : "no result");
+	gate_results_free(r, n);
+	rules.quality.max_overruns = 12;
+	gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	for (judged = 1, i = 0; i < n; i++)
+		judged &= r[i].judged;
+	tap_ok(n == 1 && judged, "data quality: at the limit, judged");
+	gate_results_free(r, n);
+	gate_rules_free(&rules);
+	check_bad("[data_quality]\nmax_overruns = -1\n[a]\nbetter = lower\n"
+	    "max_change = 1\n", ":2:", "max_overruns: expected a number");
+	compare_free(set);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -405,6 +457,7 @@ main(void)
 	test_errors();
 	test_verdicts();
 	test_one_run();
+	test_data_quality();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
 	if (system(cmd) != 0)
 		tap_diag("could not remove %s", scratch);

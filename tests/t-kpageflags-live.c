@@ -43,13 +43,16 @@ live_zoneinfo(struct procfile *pf, struct snapshot *snap)
 	return (0);
 }
 
-/* Is every zone's counted free inside [before, after] widened by slack? */
+/*
+ * Is every zone's counted free inside [before, after] widened by slack?
+ * zoneinfo's side is its free pages plus its per-CPU list pages.
+ */
 static int
 live_free_ok(const struct snapshot *snap, const struct snapshot *before,
     const struct snapshot *after, uint64_t slack)
 {
 	const struct snap_entry *b, *a;
-	uint64_t counted, lo, hi;
+	uint64_t counted, lo, hi, fb, fa;
 	int i, j, ok = 1;
 
 	for (i = 0; i < before->nentries; i++) {
@@ -66,18 +69,18 @@ live_free_ok(const struct snapshot *snap, const struct snapshot *before,
 			    strcmp(snap->entries[j].zone, b->zone) == 0)
 				counted += snap->entries[j].free_pages;
 		}
-		lo = b->free_pages < a->free_pages ? b->free_pages :
-		    a->free_pages;
-		hi = b->free_pages < a->free_pages ? a->free_pages :
-		    b->free_pages;
+		/* Free pages include the per-CPU lists (count: lines). */
+		fb = b->free_pages + b->pcp_pages;
+		fa = a->free_pages + a->pcp_pages;
+		lo = fb < fa ? fb : fa;
+		hi = fb < fa ? fa : fb;
 		lo = lo > slack ? lo - slack : 0;
 		hi += slack;
 		if (counted < lo || counted > hi) {
 			tap_diag("node %d zone %s: counted %llu, zoneinfo %llu "
 			    "before, %llu after (slack %llu)", b->node, b->zone,
 			    (unsigned long long)counted,
-			    (unsigned long long)b->free_pages,
-			    (unsigned long long)a->free_pages,
+			    (unsigned long long)fb, (unsigned long long)fa,
 			    (unsigned long long)slack);
 			ok = 0;
 		}

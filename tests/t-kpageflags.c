@@ -8,8 +8,10 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kpf-tree.h"
 #include "log.h"
@@ -21,6 +23,7 @@
 
 static char tree_all[4096];
 static char tree_head[4096];
+static char tree_fw[4096];
 
 /* Expected figures of one region key. */
 struct want {
@@ -122,10 +125,10 @@ static void
 test_all_pages(void)
 {
 	static const struct want want[] = {
-		{ 0, 0, "DMA", 1, 4095, 4095, 3840, 3840, 0, 0, 0, 0, 255,
+		{ 0, 0, "DMA", 1, 4095, 3840, 3840, 3840, 0, 0, 0, 0, 0,
 		  { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 3 } },
-		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4101, 6141, 1024,
-		  512, 128, 33150, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
+		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4111, 6141, 1024,
+		  512, 128, 33140, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
 		{ 0, 1, "Normal", 65536, 65536, 0, 0, 0, 0, 0, 0, 0, 0,
 		  { 0 } },
 		{ 1, 0, "Normal", 163840, 65536, 63488, 63488, 30720, 32768, 0,
@@ -190,10 +193,10 @@ static void
 test_head_only(void)
 {
 	static const struct want want[] = {
-		{ 0, 0, "DMA", 1, 4095, 4095, 3840, 3840, 0, 0, 0, 0, 255,
+		{ 0, 0, "DMA", 1, 4095, 3840, 3840, 3840, 0, 0, 0, 0, 0,
 		  { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 3 } },
-		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4355, 6141, 1024,
-		  512, 128, 32896, { 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 4 } },
+		{ 0, 0, "Normal", 4096, 61440, 45056, 45056, 4365, 6141, 1024,
+		  512, 128, 32886, { 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 4 } },
 		{ 1, 0, "Normal", 163840, 65536, 63488, 63488, 30720, 32768, 0,
 		  0, 0, 0, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30 } },
 	};
@@ -227,7 +230,7 @@ test_head_only(void)
 	json_decref(obj);
 	rc = src.ops->read(&src, &snap, 0, &cause);
 	tap_ok(rc == 0 && snapshot_find(&snap, 0, 0, "Normal")->free_pages ==
-	    4355, "head-only: later samples keep the head rule");
+	    4365, "head-only: later samples keep the head rule");
 	close_source(&src);
 	snapshot_free(&snap);
 }
@@ -237,10 +240,10 @@ static void
 test_blocks(void)
 {
 	static const struct want want[] = {
-		{ 0, 0, "Normal", 4096, 28672, 28672, 28672, 4101, 6141, 1024,
-		  512, 128, 16766, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
-		{ 0, 1, "Normal", 32768, 32768, 16384, 16384, 0, 0, 0, 0, 0,
-		  16384, { 0 } },
+		{ 0, 0, "Normal", 4096, 28672, 28672, 28672, 4107, 6141, 1024,
+		  512, 128, 16760, { 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4 } },
+		{ 0, 1, "Normal", 32768, 32768, 16384, 16384, 4, 0, 0, 0, 0,
+		  16380, { 0 } },
 		{ 0, 2, "Normal", 65536, 32768, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
 		{ 0, 3, "Normal", 98304, 32768, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
 		{ 1, 0, "Normal", 163840, 32768, 30720, 30720, 30720, 0, 0, 0,
@@ -356,6 +359,94 @@ test_env(void)
 		close_source(&src);
 }
 
+/*
+ * The edges of the figures on the 256 MiB map: memory the kernel has not
+ * initialised (uninit, not present), per-CPU pages (count: 10 in node 0
+ * Normal, counted as free) and firmware reserves (PG_reserved below 1 MiB
+ * or outside System RAM of sys/firmware/memmap: neither present nor
+ * used).
+ */
+static void
+test_edges(const char *tree)
+{
+	static const uint64_t reserved[512] = { [0 ... 511] = T_RESERVED };
+	struct snapshot snap;
+	struct snap_entry *e;
+	struct source src;
+	char *cause = NULL, path[4200];
+	json_t *obj;
+	int fd;
+
+	snapshot_init(&snap);
+	if (!tap_ok(open_source(&src, tree_all, 256 << 20, 0, NULL, 1,
+	    &cause) == 0 && src.ops->read(&src, &snap, 0, &cause) == 0,
+	    "edges: open and read (%s)", cause ? cause : "ok"))
+		return;
+	e = snapshot_find(&snap, 0, 1, "Normal");
+	tap_ok(e != NULL && e->present == 0 && e->uninit == 32768 &&
+	    e->free_pages == 0 && e->used[SNAP_USED_OTHER] == 0,
+	    "edges: a region of memory not initialised yet has uninit pages, "
+	    "none present, free or used");
+	e = snapshot_find(&snap, 0, 0, "Normal");
+	tap_ok(e != NULL && e->uninit == 16384 && e->free_pages == 4101 + 10,
+	    "edges: a partly initialised region; its 10 per-CPU pages are "
+	    "free, not other kernel pages");
+	e = snapshot_find(&snap, 0, 0, "DMA");
+	tap_ok(e != NULL && e->present == 3840 && e->used[SNAP_USED_OTHER] ==
+	    0, "edges: the 255 PG_reserved pages below 1 MiB are the "
+	    "firmware's, not used RAM");
+	obj = json_object();
+	src.ops->describe(&src, obj);
+	tap_eq_u64(json_integer_value(json_object_get(obj,
+	    "firmware_reserved_pages")), 255, "edges: meta.json counts them");
+	json_decref(obj);
+	close_source(&src);
+
+	/* 512 PG_reserved pages at pfn 196608, a Reserved memmap range. */
+	kpf_tree_build(tree, 0);
+	snprintf(path, sizeof path, "%s/proc/kpageflags", tree);
+	if ((fd = open(path, O_WRONLY)) == -1 || pwrite(fd, reserved,
+	    sizeof reserved, 196608 * 8) != sizeof reserved || close(fd) != 0) {
+		tap_ok(0, "edges: write %s", path);
+		return;
+	}
+	kpf_tree_text(tree, "sys/firmware/memmap/0/start", "0x100000\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/0/end", "0x1fffffff\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/0/type", "System RAM\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/1/start", "0x30000000\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/1/end", "0x301fffff\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/1/type", "Reserved\n");
+	tap_ok(open_source(&src, tree, 256 << 20, 0, NULL, 2, &cause) == 0 &&
+	    src.ops->read(&src, &snap, 0, &cause) == 0, "edges: firmware "
+	    "tree read (%s)", cause ? cause : "ok");
+	e = snapshot_find(&snap, 1, 0, "Normal");
+	tap_ok(e != NULL && e->present == 62976 && e->managed == 62976 &&
+	    e->used[SNAP_USED_ANON] == 32256 && e->used[SNAP_USED_OTHER] == 0,
+	    "edges: PG_reserved pages outside System RAM are neither present "
+	    "nor used");
+	close_source(&src);
+	kpf_tree_text(tree, "sys/firmware/memmap/1/type", "System RAM\n");
+	tap_ok(open_source(&src, tree, 256 << 20, 0, NULL, 1, &cause) == 0 &&
+	    src.ops->read(&src, &snap, 0, &cause) == 0, "edges: System RAM "
+	    "tree read (%s)", cause ? cause : "ok");
+	e = snapshot_find(&snap, 1, 0, "Normal");
+	tap_ok(e != NULL && e->present == 63488 && e->managed == 62976 &&
+	    e->used[SNAP_USED_OTHER] == 512, "edges: PG_reserved pages in "
+	    "System RAM stay used kernel memory");
+	close_source(&src);
+	kpf_tree_text(tree, "sys/firmware/memmap/2/type", "Reserved\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/2/start", "zz\n");
+	kpf_tree_text(tree, "sys/firmware/memmap/2/end", "0x1000\n");
+	tap_ok(open_source(&src, tree, 256 << 20, 0, NULL, 1, &cause) == 0 &&
+	    src.ops->read(&src, &snap, 0, &cause) == 0 &&
+	    snapshot_find(&snap, 0, 0, "DMA")->present == 3840,
+	    "edges: a memmap entry that does not parse leaves the first MiB "
+	    "rule, with a warning, and the source opens");
+	close_source(&src);
+	snapshot_free(&snap);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -365,9 +456,12 @@ main(void)
 	    tmp != NULL ? tmp : "/tmp");
 	snprintf(tree_head, sizeof tree_head, "%s/t-kpf.XXXXXX",
 	    tmp != NULL ? tmp : "/tmp");
+	snprintf(tree_fw, sizeof tree_fw, "%s/t-kpf.XXXXXX",
+	    tmp != NULL ? tmp : "/tmp");
 	if (sysconf(_SC_PAGESIZE) != 4096)
 		tap_skip_all("the synthetic machine assumes 4 KiB pages");
-	if (mkdtemp(tree_all) == NULL || mkdtemp(tree_head) == NULL) {
+	if (mkdtemp(tree_all) == NULL || mkdtemp(tree_head) == NULL ||
+	    mkdtemp(tree_fw) == NULL) {
 		perror("mkdtemp");
 		return (99);
 	}
@@ -379,14 +473,15 @@ main(void)
 	test_head_only();
 	test_blocks();
 	test_partial_map();
+	test_edges(tree_fw);
 	test_env();
 	test_short_file();
 
 	if (tap_failed == 0) {
-		char cmd[8500];
+		char cmd[12800];
 
-		snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", tree_all,
-		    tree_head);
+		snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", tree_all,
+		    tree_head, tree_fw);
 		if (system(cmd) != 0)
 			tap_diag("could not remove %s", tree_all);
 	}

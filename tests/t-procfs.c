@@ -95,6 +95,8 @@ check_zone(const char *set, struct snapshot *snap, json_t *zone)
 	check_field(&m, zone, "spanned", e->spanned);
 	check_field(&m, zone, "start_pfn", e->start_pfn);
 	check_field(&m, zone, "managed", e->managed);
+	/* The per-CPU list pages: the count: lines of the zone's pagesets. */
+	check_field(&m, zone, "pcp", e->pcp_pages);
 	if (json_object_get(zone, "spanned") == NULL &&
 	    e->spanned != SNAP_UNKNOWN)
 		mismatch_add(&m, " spanned should be unknown;");
@@ -217,6 +219,47 @@ out:
 	json_decref(exp);
 }
 
+/*
+ * The free pages a text source reports: zoneinfo's "pages free" plus the
+ * per-CPU list pages (expected.json's free and pcp), which are free too.
+ */
+static void
+check_source_free(const char *dir, const char *set, struct snapshot *snap)
+{
+	json_t *exp, *zone, *region;
+	struct snap_entry *e;
+	char path[4200];
+	int i, j, ok = 1, seen = 0;
+
+	snprintf(path, sizeof path, "%s/expected.json", dir);
+	if ((exp = json_load_file(path, 0, NULL)) == NULL)
+		return;
+	for (i = 0; i < snap->nentries; i++) {
+		e = &snap->entries[i];
+		json_array_foreach(json_object_get(exp, "zones"), j, zone) {
+			region = json_object_get(zone, "region");
+			if (json_object_get(zone, "pcp") == NULL ||
+			    json_integer_value(json_object_get(zone, "node")) !=
+			    e->node || strcmp(json_string_value(
+			    json_object_get(zone, "zone")), e->zone) != 0 ||
+			    (region != NULL && json_integer_value(region) !=
+			    e->region))
+				continue;
+			seen++;
+			if (e->free_pages != (uint64_t)(json_integer_value(
+			    json_object_get(zone, "free")) + json_integer_value(
+			    json_object_get(zone, "pcp")))) {
+				ok = 0;
+				tap_diag("node %d zone %s: free %llu", e->node,
+				    e->zone, (unsigned long long)e->free_pages);
+			}
+		}
+	}
+	if (seen > 0)
+		tap_ok(ok, "%s: the source counts per-CPU pages as free", set);
+	json_decref(exp);
+}
+
 /* The source layer on one fixture set: auto and every source by name. */
 static void
 check_sources(const char *dir, const char *set)
@@ -251,6 +294,7 @@ check_sources(const char *dir, const char *set)
 		cause = NULL;
 	}
 	tap_ok(snap.t_ns != 0, "%s: sample time stamped", set);
+	check_source_free(dir, set, &snap);
 	tap_eq_u64(src.files_read, SOURCE_FILE_ZONEINFO |
 	    SOURCE_FILE_BUDDYINFO | SOURCE_FILE_PAGETYPEINFO,
 	    "%s: files_read names the three files", set);

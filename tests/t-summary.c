@@ -6,11 +6,13 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "quality.h"
 #include "summary.h"
 #include "tap.h"
 
@@ -71,6 +73,33 @@ test_json(const struct summary_run *sr)
 	free(text);
 }
 
+/* The data-quality figures: the kpageflags warning, clean, the line. */
+static void
+test_quality(void)
+{
+	struct quality q = { 3, 1.6, 18389 };
+	char text[160];
+
+	tap_ok(quality_kpf_error("kpageflags: node 0 zone Normal: counted 9 "
+	    "free pages, zoneinfo said 1 before and 2 after the scan (slack "
+	    "0): -18389 pages outside") == 18389, "quality: the kpageflags "
+	    "error of a warning, as a positive count");
+	tap_ok(isnan(quality_kpf_error("zoneinfo Node 0: regions hold 5 free "
+	    "pages, the zone 6")) && isnan(quality_kpf_error("kpageflags: "
+	    "2 memory blocks changed state (hotplug)")), "quality: other "
+	    "warnings are no kpageflags error");
+	quality_text(text, sizeof text, &q);
+	tap_eq_str(text, "3 sampler overruns, largest gap 1.6 s, kpageflags "
+	    "off by up to 18389 pages", "quality: the line analyze prints");
+	tap_ok(!quality_clean(&q, 1), "quality: overruns are not clean");
+	q.overruns = 0;
+	q.kpf_error = 0;
+	tap_ok(quality_clean(&q, 1) && !quality_clean(&q, 0.5),
+	    "quality: a gap is unclean beyond twice the interval");
+	q.kpf_error = NAN;
+	tap_ok(quality_clean(&q, NAN), "quality: unknown figures are clean");
+}
+
 int
 main(void)
 {
@@ -88,6 +117,7 @@ main(void)
 	tap_eq_str(value, "12346", "large rates without decimals");
 	summary_format_value(value, sizeof value, NAN, "s");
 	tap_eq_str(value, "-", "unknown is a dash");
+	test_quality();
 
 	dir = xasprintf("%s/analyze/basic", data != NULL ? data :
 	    "tests/data");

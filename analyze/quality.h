@@ -1,0 +1,32 @@
+/*
+ * How far the data of one phase can be trusted: samples the sampler
+ * missed, the longest wait between two samples and how far the kpageflags
+ * counts strayed from zoneinfo.  summary.csv carries the figures
+ * (data_quality.*), analyze and run print them when they are not clean,
+ * the report shows them and gate refuses to judge runs beyond its limits.
+ */
+#ifndef RB_QUALITY_H
+#define RB_QUALITY_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+#define QUALITY_OVERRUNS	"data_quality.sampler_overruns"
+#define QUALITY_MAX_GAP		"data_quality.max_gap_s"
+#define QUALITY_KPF_ERROR	"data_quality.kpageflags_error_pages"
+
+/* The data-quality figures of one phase; NAN: unknown. */
+struct quality {
+	double		 overruns;	/* overrun events */
+	double		 max_gap_s;	/* NAN with fewer than 2 samples */
+	double		 kpf_error;	/* NAN unless the kpageflags source */
+};
+
+void	 quality_phase(const struct results *res, int phase,
+	     struct quality *q);
+int	 quality_clean(const struct quality *q, double interval_s);
+void	 quality_text(char *buf, size_t len, const struct quality *q);
+double	 quality_kpf_error(const char *detail);
+
+#endif
