@@ -580,9 +580,12 @@ compare_values(const struct compare_group *g, const struct compare_key *key,
 		run = g->runs[i];
 		for (j = 0; j < run->sum.n; j++) {
 			row = &run->sum.rows[j];
+			/* NaN: the run has no such figure (a source that
+			 * cannot tell), not a value to average. */
 			if (strcmp(row->metric, key->metric) == 0 &&
 			    strcmp(run->phases[row->phase], key->phase) == 0) {
-				out[n++] = row->value;
+				if (!isnan(row->value))
+					out[n++] = row->value;
 				break;
 			}
 		}
@@ -682,7 +685,7 @@ compare_unit_values(const struct compare_group *g,
 			    strcmp(run->phases[row->phase], key->phase) == 0)
 				break;
 		}
-		if (j == run->sum.n)
+		if (j == run->sum.n || isnan(run->sum.rows[j].value))
 			continue;
 		v = run->sum.rows[j].value;
 		if (reciprocal) {

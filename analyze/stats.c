@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,21 @@
 
 #include "log.h"
 #include "stats.h"
+
+/*
+ * GSL's default error handler aborts the program on a domain error; a
+ * statistic of odd input must come back as NaN (no verdict) instead.
+ */
+static void
+stats_gsl_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		gsl_set_error_handler_off();
+		done = 1;
+	}
+}
 
 /*
  * Is the change from a to b smaller than STATS_SAME_REL of their magnitude?
@@ -73,6 +89,7 @@ stats_describe(const double *x, int n, double level, struct stats_desc *d)
 	for (i = 0; i < n; i++)
 		ss += (x[i] - d->mean) * (x[i] - d->mean);
 	d->stddev = sqrt(ss / (n - 1));
+	stats_gsl_quiet();
 	half = gsl_cdf_tdist_Pinv(0.5 + level / 2, n - 1) * d->stddev /
 	    sqrt(n);
 	d->ci_low = d->mean - half;
@@ -109,6 +126,10 @@ stats_welch(const double *a, int na, const double *b, int nb, double *t,
 	}
 	*t = (db.mean - da.mean) / sqrt(se2);
 	*df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+	/* A NaN or infinite value in a group gives no test, not a verdict. */
+	if (!isfinite(*t) || !isfinite(*df) || *df <= 0)
+		return (-1);
+	stats_gsl_quiet();
 	*p = 2 * gsl_cdf_tdist_Q(fabs(*t), *df);
 	if (*p > 1)
 		*p = 1;

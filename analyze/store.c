@@ -74,7 +74,7 @@ static const char *const store_schema_v1[] = {
 	" node INTEGER NOT NULL, region INTEGER NOT NULL,"
 	" present_pages BIGINT, free_pages BIGINT, used_pages BIGINT,"
 	" anon_pages BIGINT, file_pages BIGINT, slab_pages BIGINT,"
-	" pgtable_pages BIGINT, other_pages BIGINT,"
+	" pgtable_pages BIGINT, other_pages BIGINT, uninit_pages BIGINT,"
 	" PRIMARY KEY (run_id, sample, node, region))",
 	"CREATE TABLE workload_metrics ("
 	" run_id TEXT NOT NULL, seq INTEGER NOT NULL, phase TEXT,"
@@ -398,7 +398,7 @@ static int
 store_insert_rows(struct store *st, const char *id, const struct results *res,
     char **cause)
 {
-	char *p[14];
+	char *p[15];
 	size_t at;
 	int s, r, c, i, rc;
 
@@ -418,13 +418,15 @@ store_insert_rows(struct store *st, const char *id, const struct results *res,
 			for (c = 0; c < RESULTS_NCLASSES; c++)
 				p[9 + c] = res->cls[c] != NULL ?
 				    par_u64(res->cls[c][at]) : NULL;
+			p[14] = res->uninit != NULL ? par_u64(res->uninit[at]) :
+			    NULL;
 			if ((rc = store_insert(st, "INSERT INTO region_samples "
 			    "(run_id, sample, t_s, phase, node, region, "
 			    "present_pages, free_pages, used_pages, anon_pages, "
 			    "file_pages, slab_pages, pgtable_pages, "
-			    "other_pages) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-			    "$8, $9, $10, $11, $12, $13, $14)", 14, p,
-			    cause)) != 0)
+			    "other_pages, uninit_pages) VALUES ($1, $2, $3, $4, "
+			    "$5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+			    15, p, cause)) != 0)
 				return (rc);
 		}
 	}

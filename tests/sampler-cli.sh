@@ -33,6 +33,8 @@ expect_rc 0 "info on the patched fixture"
 expect_out '^region source: +patched' "info picks the patched source"
 rb info --proc "$FIXTURES/6.18"
 expect_out '^region source: +zone' "info falls back to zone on a fixture without kpageflags"
+# From the fixtures' directory, so that the paths in the reasons are short.
+(cd "$FIXTURES" && "$REGIONBENCH" info --proc 6.18) >"$WORK/out" 2>"$WORK/err"
 expect_out '^  passed over: +patched: .*has no' "info says why each source auto tried first does not apply"
 expect_out '^ +sorted-buddy: ' "each source passed over has a line of its own"
 long=$(awk 'length > 80' "$WORK/out")

@@ -227,6 +227,12 @@ main(void)
 	tap_near(p, 1.0, 0, "welch: identical constant groups give p = 1");
 	stats_welch(same, 3, other, 3, &t, &df, &p);
 	tap_near(p, 0.0, 0, "welch: different constant groups give p = 0");
+	{
+		double nan3[3] = { NAN, NAN, NAN };
+
+		tap_ok(stats_welch(nan3, 3, nan3, 3, &t, &df, &p) == -1,
+		    "welch: groups of NaN give no test (and never abort)");
+	}
 
 	tap_ok(stats_mann_whitney(a, 5, b, 1, &u, &p) == -1,
 	    "mann-whitney: refuses a group of one");
