@@ -33,6 +33,7 @@ lib_librb_a_SOURCES = \
 	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
+	lib/region-metrics.c lib/region-metrics.h \
 	lib/sink-csv.c lib/sink-csv.h \
 	lib/vm.c lib/vm.h \
 	lib/vm-image.c \
