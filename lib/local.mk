@@ -35,6 +35,8 @@ lib_librb_a_SOURCES = \
 	lib/meta.c lib/meta.h \
 	lib/region-metrics.c lib/region-metrics.h \
 	lib/sink-csv.c lib/sink-csv.h \
+	lib/sink-openmetrics.c lib/sink-openmetrics.h \
+	lib/http-metrics.c lib/http-metrics.h \
 	lib/vm.c lib/vm.h \
 	lib/vm-image.c \
 	lib/vm-ab.c
