@@ -88,8 +88,10 @@ check_PROGRAMS += tests/t-sink-openmetrics
 tests_t_sink_openmetrics_CFLAGS = $(TEST_CFLAGS)
 tests_t_sink_openmetrics_SOURCES = tests/t-sink-openmetrics.c
 tests_t_sink_openmetrics_LDADD = $(TEST_LIBS)
-TESTS += tests/t-sink-openmetrics tests/metrics-cli.sh
-EXTRA_DIST += tests/metrics-cli.sh tests/metrics-http.sh
+TESTS += tests/t-sink-openmetrics tests/metrics-cli.sh \
+	tests/metrics-prometheus.sh
+EXTRA_DIST += tests/metrics-cli.sh tests/metrics-http.sh \
+	tests/metrics-prometheus.sh
 
 EXTRA_PROGRAMS += tests/perf-sampler
 PERF_BENCHMARKS += tests/perf-sampler
