@@ -287,6 +287,10 @@ sink_openmetrics_render(struct sink_openmetrics *om,
 	    "Regions (zones summed) with memory present and none used.");
 	snprintf(v, sizeof v, "%d", rs.empty);
 	om_global(om, "regionbench_empty_regions", v);
+	om_family(om, "regionbench_empty_bytes", "gauge",
+	    "Memory present in empty regions: what could be powered down.");
+	snprintf(v, sizeof v, "%" PRIu64, rs.empty_pages * om->page_size);
+	om_global(om, "regionbench_empty_bytes", v);
 	om_family(om, "regionbench_spread_index", "gauge",
 	    "Active regions over the fewest regions that could hold the "
 	    "used memory (1 is fully consolidated).");
