@@ -70,6 +70,28 @@ ls -A "$WORK" | grep -q '\.tmp\.'
 [ $? -ne 0 ]
 ok $? "no temporary file is left beside the .prom files"
 
+# The kpageflags source knows the classes of used pages: the synthetic
+# machine of tests/kpf-tree.h, sampled without root.
+T="$WORK/tree"
+mkdir -p "$T"
+if "$top_builddir/tests/kpf-mktree" "$T" all; then
+	rb sample --source kpageflags --proc "$T/proc" --sys "$T/sys" \
+	    --region-size 256M --count 1 --out "$WORK/kpf" \
+	    --openmetrics "$WORK/kpf.prom"
+	expect_rc 0 "sample --source kpageflags --openmetrics"
+	for c in anon file slab pagetable other; do
+		grep -q "^regionbench_region_used_bytes{node=\"[0-9]*\",region=\"[0-9]*\",zone=\"[A-Za-z0-9]*\",source=\"kpageflags\",class=\"$c\"} [0-9][0-9]*\$" "$WORK/kpf.prom"
+		ok $? "kpageflags: used bytes of class $c"
+	done
+	keys=$(($(wc -l <"$WORK/kpf/regions.csv") - 1))
+	lines=$(grep -c '^regionbench_region_used_bytes{' "$WORK/kpf.prom")
+	[ "$lines" -eq $((keys * 5)) ]
+	ok $? "kpageflags: five classes per region key ($lines lines, $keys keys)"
+	promtool_ok "$WORK/kpf.prom" "kpageflags: promtool check metrics"
+else
+	ok 1 "kpf-mktree wrote the synthetic machine"
+fi
+
 rb sample --count 1 --proc "$fx" --openmetrics "$WORK/alone.prom"
 expect_rc 0 "--openmetrics without --out"
 [ ! -s "$WORK/out" ]
