@@ -173,11 +173,14 @@ http_metrics_resolve(const char *addr, char **cause)
 	return (ai);
 }
 
-/* Bind and listen on the first address of ai; the socket or -1. */
+/*
+ * Bind and listen on the first address of ai; the socket, or a negative
+ * exit code with a cause.
+ */
 static int
 http_metrics_bind(const char *addr, const struct addrinfo *ai, char **cause)
 {
-	int fd, one = 1, code;
+	int fd, one = 1, code, rc;
 
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
 	    ai->ai_protocol);
@@ -190,20 +193,20 @@ http_metrics_bind(const char *addr, const struct addrinfo *ai, char **cause)
 		return (fd);
 	code = errno == EADDRNOTAVAIL ? RB_EXIT_INPUT : RB_EXIT_ENV;
 	if (errno == EADDRINUSE)
-		fail_with(cause, code, "--listen %s: the port is in use: "
+		rc = fail_with(cause, code, "--listen %s: the port is in use: "
 		    "choose another port or stop what listens there", addr);
 	else if (errno == EACCES)
-		fail_with(cause, code, "--listen %s: %s (ports below 1024 "
+		rc = fail_with(cause, code, "--listen %s: %s (ports below 1024 "
 		    "need privileges: choose a port above 1023)", addr,
 		    strerror(errno));
 	else if (errno == EADDRNOTAVAIL)
-		fail_with(cause, code, "--listen %s: not an address of this "
+		rc = fail_with(cause, code, "--listen %s: not an address of this "
 		    "machine", addr);
 	else
-		fail_with(cause, code, "--listen %s: %s", addr,
+		rc = fail_with(cause, code, "--listen %s: %s", addr,
 		    strerror(errno));
 	close(fd);
-	return (-1);
+	return (rc);
 }
 
 /* Describe where the socket listens, as a URL of the endpoint. */
@@ -252,8 +255,8 @@ http_metrics_start(struct http_metrics *h, const char *addr, int allow_any,
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	freeaddrinfo(ai);
-	if (fd == -1)
-		return (-RB_EXIT_ENV);
+	if (fd < 0)
+		return (fd);
 	http_metrics_url(h, fd);
 	pthread_mutex_init(&h->lock, NULL);
 	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL,

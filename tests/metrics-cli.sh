@@ -48,6 +48,9 @@ expect_rc 2 "--listen beyond loopback without --listen-any"
 expect_err "not a loopback address.*--listen-any" "says how to allow it"
 [ ! -e "$WORK/r2" ]
 ok $? "no results directory is left by the refusal"
+rb sample --proc "$fx" --count 1 --listen 192.0.2.1:9464 --listen-any
+expect_rc 2 "--listen-any on an address this machine does not have"
+expect_err "not an address of this machine" "says so"
 rb sample --proc "$fx" --count 1 --listen 'no.such.host.invalid:9464'
 expect_rc 2 "--listen with a name that does not resolve"
 
