@@ -146,6 +146,7 @@ int
 sink_openmetrics_open(struct sink_openmetrics *om, const char *path,
     const char *source, uint64_t page_size, char **cause)
 {
+	struct atomic_file probe;
 	const char *slash;
 	int rc;
 
@@ -175,6 +176,11 @@ sink_openmetrics_open(struct sink_openmetrics *om, const char *path,
 		return (fail_with(cause, errno == ENOENT || errno == ENOTDIR ?
 		    RB_EXIT_INPUT : RB_EXIT_ENV, "%s: %s", om->dir,
 		    strerror(errno)));
+	/* A directory we cannot write to is found now, not at each sample. */
+	if ((rc = atomic_file_openat(&probe, om->dirfd, om->dir, om->name,
+	    cause)) != 0)
+		return (rc);
+	atomic_file_abort(&probe);
 	return (0);
 }
 

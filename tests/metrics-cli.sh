@@ -36,6 +36,27 @@ ok $? "no results directory is left by the refusal"
 rb sample --proc "$fx" --count 1 --openmetrics "$WORK/none/m.prom"
 expect_rc 2 "--openmetrics into a missing directory"
 expect_err "none: No such file" "names the directory"
+# A directory not writable is found before sampling (root writes
+# anywhere: as root, the run is made as nobody when nobody can reach it).
+mkdir "$WORK/ro" && chmod 555 "$WORK/ro"
+asuser=""
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 711 "$WORK"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    "$REGIONBENCH" help >/dev/null 2>&1 &&
+	    asuser="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+if [ "$(id -u)" -ne 0 ] || [ -n "$asuser" ]; then
+	$asuser "$REGIONBENCH" sample --proc "$fx" --count 1 \
+	    --openmetrics "$WORK/ro/m.prom" >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 3 "--openmetrics into a directory not writable"
+	expect_err "ro/m.prom: cannot create" "names the file"
+else
+	TAP_N=$((TAP_N + 2))
+	echo "ok $((TAP_N - 1)) # SKIP root writes anywhere, nobody cannot run $REGIONBENCH"
+	echo "ok $TAP_N # SKIP root writes anywhere, nobody cannot run $REGIONBENCH"
+fi
 rb sample --proc "$fx" --count 1 --listen-any
 expect_rc 2 "--listen-any without --listen"
 rb sample --proc "$fx" --count 1 --listen 127.0.0.1
