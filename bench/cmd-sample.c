@@ -251,7 +251,6 @@ struct sample_live {
 	struct sampler	*sampler;	/* its health */
 	struct sink_openmetrics om;
 	int		 has_om;
-	const char	*om_path;	/* NULL: no file */
 	struct http_metrics http;
 	int		 has_http;
 	volatile int	 om_failed;	/* a write of the file failed */
@@ -311,7 +310,6 @@ sample_live_open(struct sample_live *sl, const struct sample_settings *set,
 	    (uint64_t)page_size, &cause)) != 0)
 		die(-rc, "sample: --openmetrics %s", cause);
 	sl->has_om = 1;
-	sl->om_path = set->openmetrics;
 	if (set->listen == NULL)
 		return;
 	if ((rc = http_metrics_start(&sl->http, set->listen, set->listen_any,
