@@ -34,9 +34,9 @@ static const struct {
 	uint32_t	 rgb;
 	const char	*label;
 } heat_states[] = {
-	{ METRICS_EMPTY, HEAT_EMPTY, "empty" },
-	{ METRICS_UNINIT, HEAT_UNINIT, "not initialised" },
-	{ METRICS_HOLE, HEAT_NO_DATA, "no pages" },
+	{ REGION_EMPTY, HEAT_EMPTY, "empty" },
+	{ REGION_UNINIT, HEAT_UNINIT, "not initialised" },
+	{ REGION_HOLE, HEAT_NO_DATA, "no pages" },
 };
 
 /*
@@ -127,13 +127,13 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 		for (r = 0; r < count; r++) {
 			at = (size_t)s * all + r0 + r;
 			cell = (size_t)col * nr + row_of[r];
-			if (run->m->state[at] == METRICS_UNINIT)
+			if (run->m->state[at] == REGION_UNINIT)
 				nuninit[cell]++;
 			if (res->present[at] == 0)
 				continue;
 			sum[cell] += run->m->occupancy[at];
 			cnt[cell]++;
-			nempty[cell] += run->m->state[at] == METRICS_EMPTY;
+			nempty[cell] += run->m->state[at] == REGION_EMPTY;
 		}
 	}
 	cairo_surface_flush(cells);

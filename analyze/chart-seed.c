@@ -48,20 +48,20 @@ seed_marks(cairo_t *cr, const struct chart_run *run,
 		for (r = 0; r < res->nregions; r++) {
 			state = run->m->state[(size_t)mo[i].index *
 			    res->nregions + r];
-			if (state != METRICS_HOLE && state != METRICS_UNINIT)
+			if (state != REGION_HOLE && state != REGION_UNINIT)
 				continue;
 			x = r - 0.4 + i * bw;
 			chart_bar(cr, a, x, x + bw * 0.92, 0, hy,
-			    seed_rgb(state == METRICS_HOLE ?
+			    seed_rgb(state == REGION_HOLE ?
 			    CHART_RGB_NO_DATA : CHART_RGB_UNINIT));
 			/* A word over the mark: it is not a short bar. */
 			chart_font(cr, CHART_FONT_SIZE - 2, 0);
 			cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
 			chart_text(cr, chart_px(a, x + bw * 0.46), a->y + a->h -
-			    SEED_MARK_PX - 3, 0.5, 1, state == METRICS_HOLE ?
+			    SEED_MARK_PX - 3, 0.5, 1, state == REGION_HOLE ?
 			    "hole" : "uninit");
-			hole |= state == METRICS_HOLE;
-			uninit |= state == METRICS_UNINIT;
+			hole |= state == REGION_HOLE;
+			uninit |= state == REGION_UNINIT;
 		}
 	}
 	if (!hole && !uninit)
@@ -117,8 +117,8 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	for (i = 0; i < n; i++) {
 		for (r = 0; r < nr; r++) {
 			at = (size_t)mo[i].index * nr + r;
-			if (run->m->state[at] == METRICS_HOLE ||
-			    run->m->state[at] == METRICS_UNINIT) {
+			if (run->m->state[at] == REGION_HOLE ||
+			    run->m->state[at] == REGION_UNINIT) {
 				v[(size_t)i * nr + r] = NAN;
 				continue;
 			}

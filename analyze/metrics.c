@@ -12,6 +12,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "quality.h"
+#include "region-metrics.h"
 
 /* The defaults the CLI documents. */
 void
@@ -49,62 +50,13 @@ series_add(struct metrics *m, const struct results_times *times,
 	return (s->v);
 }
 
-/* Sort helper: larger present first. */
-static int
-u64_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y ? -1 : x < y ? 1 : 0);
-}
-
-/*
- * The fewest regions whose present pages, already sorted largest first,
- * hold used_total pages: 0 when nothing is used, all n when even every
- * region together is too small (free > present rounding).
- */
-static int
-metrics_ideal_sorted(const uint64_t *sorted, int n, uint64_t used_total)
-{
-	uint64_t held = 0;
-	int i;
-
-	if (used_total == 0)
-		return (0);
-	for (i = 0; i < n; i++) {
-		held += sorted[i];
-		if (held >= used_total)
-			return (i + 1);
-	}
-	return (n);
-}
-
-/* Copy n present page counts into sorted, largest first. */
-static void
-metrics_sort_present(const uint64_t *present, int n, uint64_t *sorted)
-{
-	memcpy(sorted, present, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, u64_desc);
-}
-
-/*
- * The state of region value at (sample * nregions + region).  A region
- * without present pages is a hole, or uninitialised when the kernel has
- * memory there it has not initialised yet (deferred struct-page init):
- * neither can be powered down by freeing, so neither is empty.  A region
- * with initialised pages is judged on them alone.
- */
-static enum metrics_region_state
+/* The state of region value at (sample * nregions + region). */
+static enum region_state
 metrics_state(const struct metrics *m, size_t at)
 {
-	const struct results *res = m->res;
-
-	if (res->present[at] == 0 && res->used[at] == 0)
-		return (res->uninit != NULL && res->uninit[at] > 0 ?
-		    METRICS_UNINIT : METRICS_HOLE);
-	if (res->used[at] <= m->opt.empty_tolerance)
-		return (METRICS_EMPTY);
-	return (METRICS_ACTIVE);
+	return (region_metrics_state(m->res->present[at], m->res->used[at],
+	    m->res->uninit != NULL ? m->res->uninit[at] : 0,
+	    m->opt.empty_tolerance));
 }
 
 /* used_pages: used pages of every region together. */
@@ -127,86 +79,45 @@ metrics_used_pages(struct metrics *m)
 }
 
 /*
- * active_regions, empty_regions and empty_bytes (present bytes of empty
- * regions: what could be powered down), one pass for the three counts.
+ * active_regions, empty_regions, empty_bytes (present bytes of empty
+ * regions: what could be powered down), ideal_regions and spread_index,
+ * by the rules of region-metrics.c.
  */
 static void
-metrics_active_empty(struct metrics *m)
-{
-	const struct results *res = m->res;
-	const struct results_times *tm = &res->samples;
-	double *active_v, *empty_v, *bytes_v;
-	uint64_t held;
-	size_t at;
-	int s, r, active, nempty;
-
-	active_v = series_add(m, tm, "regions", 1, "active_regions");
-	empty_v = series_add(m, tm, "regions", 1, "empty_regions");
-	bytes_v = series_add(m, tm, "bytes", 1, "empty_bytes");
-	for (s = 0; s < tm->n; s++) {
-		active = nempty = 0;
-		held = 0;
-		for (r = 0; r < res->nregions; r++) {
-			at = (size_t)s * res->nregions + r;
-			switch (metrics_state(m, at)) {
-			case METRICS_EMPTY:
-				nempty++;
-				held += res->present[at];
-				break;
-			case METRICS_ACTIVE:
-				active++;
-				break;
-			case METRICS_HOLE:
-			case METRICS_UNINIT:
-				break;
-			}
-		}
-		active_v[s] = active;
-		empty_v[s] = nempty;
-		bytes_v[s] = (double)held * res->page_size;
-	}
-}
-
-/*
- * ideal_regions and spread_index = active / ideal (1.0 when nothing is
- * used).  Pages the tolerance lets an empty region keep are left out of
- * the used total, so that ideal <= active and spread >= 1.
- */
-static void
-metrics_ideal_spread(struct metrics *m)
+metrics_regions(struct metrics *m)
 {
 	const struct results *res = m->res;
 	const struct results_times *tm = &res->samples;
 	const uint64_t *present, *last_present = NULL;
-	double *ideal_v, *spread_v;
-	uint64_t *sorted, used_active;
-	int s, r, ideal, active;
+	double *active_v, *empty_v, *bytes_v, *ideal_v, *spread_v;
+	struct region_sample rs;
+	uint64_t *sorted;
+	int s;
 
+	active_v = series_add(m, tm, "regions", 1, "active_regions");
+	empty_v = series_add(m, tm, "regions", 1, "empty_regions");
+	bytes_v = series_add(m, tm, "bytes", 1, "empty_bytes");
 	ideal_v = series_add(m, tm, "regions", 1, "ideal_regions");
 	spread_v = series_add(m, tm, "ratio", 1, "spread_index");
 	sorted = xcalloc(res->nregions + 1, sizeof *sorted);
 	for (s = 0; s < tm->n; s++) {
 		present = res->present + (size_t)s * res->nregions;
-		used_active = 0;
-		active = 0;
-		for (r = 0; r < res->nregions; r++) {
-			if (metrics_state(m, (size_t)s * res->nregions + r) ==
-			    METRICS_ACTIVE) {
-				active++;
-				used_active += res->used[(size_t)s *
-				    res->nregions + r];
-			}
-		}
 		/* Present pages rarely change: sort them only when they do. */
 		if (last_present == NULL || memcmp(last_present, present,
 		    res->nregions * sizeof *present) != 0) {
-			metrics_sort_present(present, res->nregions, sorted);
+			region_metrics_sort_present(present, res->nregions,
+			    sorted);
 			last_present = present;
 		}
-		ideal = metrics_ideal_sorted(sorted, res->nregions,
-		    used_active);
-		ideal_v[s] = ideal;
-		spread_v[s] = ideal == 0 ? 1.0 : (double)active / ideal;
+		region_metrics_sample(present, res->used + (size_t)s *
+		    res->nregions, res->uninit != NULL ? res->uninit +
+		    (size_t)s * res->nregions : NULL, sorted, res->nregions,
+		    m->opt.empty_tolerance, &rs);
+		active_v[s] = rs.active;
+		empty_v[s] = rs.empty;
+		bytes_v[s] = (double)rs.empty_pages * res->page_size;
+		ideal_v[s] = rs.ideal;
+		spread_v[s] = rs.spread_index;
 	}
 	free(sorted);
 }
@@ -268,7 +179,7 @@ metrics_occupancy(struct metrics *m)
 			m->occupancy[at] = res->present[at] > 0 ?
 			    (double)res->used[at] / res->present[at] : 0.0;
 			m->state[at] = metrics_state(m, at);
-			m->empty[at] = m->state[at] == METRICS_EMPTY;
+			m->empty[at] = m->state[at] == REGION_EMPTY;
 			occ_v[r][s] = m->occupancy[at];
 		}
 	}
@@ -280,8 +191,7 @@ static void
 metrics_samples(struct metrics *m)
 {
 	metrics_used_pages(m);
-	metrics_active_empty(m);
-	metrics_ideal_spread(m);
+	metrics_regions(m);
 	metrics_unmovable_used(m);
 	metrics_occupancy(m);
 }

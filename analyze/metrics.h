@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "log.h"
+#include "region-metrics.h"
 #include "results.h"
 
 /* How to compute. */
@@ -31,21 +32,13 @@ struct metric_series {
 	double		*v;
 };
 
-/* What a region is at one sample (docs/metrics.md). */
-enum metrics_region_state {
-	METRICS_HOLE,		/* no memory there: neither empty nor active */
-	METRICS_UNINIT,		/* only pages not initialised yet: neither */
-	METRICS_EMPTY,		/* used <= tolerance */
-	METRICS_ACTIVE,
-};
-
 struct metrics {
 	const struct results	*res;
 	struct metrics_options	 opt;
 	/* per sample, per region: [sample * nregions + region] */
 	double			*occupancy;	/* used / present */
 	unsigned char		*empty;
-	unsigned char		*state;		/* metrics_region_state */
+	unsigned char		*state;		/* enum region_state */
 	struct metric_series	*series;
 	int			 nseries;
 };

@@ -269,12 +269,12 @@ summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
 	}
 }
 
-/* The words the region list uses for metrics_region_state. */
+/* The words the region list uses for region_state. */
 static const char *const summary_state_names[] = {
-	[METRICS_HOLE] = "hole",
-	[METRICS_UNINIT] = "uninit",
-	[METRICS_EMPTY] = "empty",
-	[METRICS_ACTIVE] = "active",
+	[REGION_HOLE] = "hole",
+	[REGION_UNINIT] = "uninit",
+	[REGION_EMPTY] = "empty",
+	[REGION_ACTIVE] = "active",
 };
 
 /* Every region at the phase's last sample: sizes, occupancy, state. */

@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "http-metrics.h"
 #include "log.h"
 #include "region-table.h"
 #include "recording.h"
 #include "session.h"
 #include "sink-csv.h"
+#include "sink-openmetrics.h"
 #include "source-cli.h"
 #include "term.h"
 
@@ -31,6 +33,9 @@ struct sample_settings {
 	char		*replay;
 	char		*out;
 	char		*label;
+	char		*openmetrics;
+	char		*listen;
+	int		 listen_any;
 	int		 format;	/* sample_format; -1: by stdout */
 	int		 quiet;
 };
@@ -86,6 +91,21 @@ static const struct opt_def sample_options[] = {
 	  .help = "what stdout gets per sample: the table (text), samples.csv "
 	  "rows (csv) or a JSON object per line (json); default: text on a "
 	  "terminal, csv otherwise" },
+	{ .name = "openmetrics", .type = OPT_STRING,
+	  .offset = offsetof(struct sample_settings, openmetrics),
+	  .arg = "FILE",
+	  .help = "replace FILE (ending in .prom) after each sample with "
+	  "the region metrics in Prometheus text format, for node_exporter's "
+	  "textfile collector" },
+	{ .name = "listen", .type = OPT_STRING,
+	  .offset = offsetof(struct sample_settings, listen),
+	  .arg = "ADDR:PORT",
+	  .help = "serve the same metrics on http://ADDR:PORT/metrics "
+	  "(loopback only unless --listen-any; port 0 picks a free one)" },
+	{ .name = "listen-any", .type = OPT_FLAG,
+	  .offset = offsetof(struct sample_settings, listen_any),
+	  .help = "let --listen use an address beyond loopback (anyone who "
+	  "can connect sees this machine's memory layout)" },
 	{ .name = "quiet", .type = OPT_FLAG,
 	  .offset = offsetof(struct sample_settings, quiet),
 	  .help = "print only the results path and errors" },
@@ -224,6 +244,95 @@ sample_pipe_each(const struct snapshot *snap, double t_s, uint64_t seq,
 		__atomic_store_n(&sp->gone, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * What the sampler's thread does with every sample: the piped output,
+ * and the Prometheus page written to the .prom file and served on
+ * /metrics.
+ */
+struct sample_live {
+	struct sample_pipe *pipe;	/* NULL: nothing piped */
+	struct sampler	*sampler;	/* its health */
+	struct sink_openmetrics om;
+	int		 has_om;
+	struct http_metrics http;
+	int		 has_http;
+	volatile int	 om_failed;	/* a write of the file failed */
+};
+
+/* Every sample, from the sampler's thread. */
+static void
+sample_live_each(const struct snapshot *snap, double t_s, uint64_t seq,
+    void *arg)
+{
+	struct sample_live *sl = arg;
+	struct sink_openmetrics_health health;
+	char *cause = NULL;
+
+	if (sl->pipe != NULL)
+		sample_pipe_each(snap, t_s, seq, sl->pipe);
+	if (!sl->has_om)
+		return;
+	health.duration_s = (double)sl->sampler->take_ns / 1e9;
+	health.overruns = sl->sampler->overruns;
+	health.samples = seq;
+	sink_openmetrics_render(&sl->om, snap, &health);
+	if (sink_openmetrics_write(&sl->om, &cause) != 0) {
+		/* Say it once; the exit status says it again. */
+		if (!sl->om_failed)
+			log_errorx("sample: %s", cause);
+		free(cause);
+		__atomic_store_n(&sl->om_failed, 1, __ATOMIC_RELEASE);
+	}
+	if (sl->has_http)
+		http_metrics_publish(&sl->http, &sl->om.buf, &sl->om.len,
+		    &sl->om.cap);
+}
+
+/*
+ * Check the Prometheus options and start what they ask for, before the
+ * results directory exists: a bad file name or address exits 2, a port
+ * in use 3, and neither leaves anything behind.
+ */
+static void
+sample_live_open(struct sample_live *sl, const struct sample_settings *set,
+    const char *source, json_t *system)
+{
+	json_int_t page_size;
+	char *cause = NULL;
+	int rc;
+
+	memset(sl, 0, sizeof *sl);
+	if (set->listen_any && set->listen == NULL)
+		die(RB_EXIT_INPUT, "sample: --listen-any needs --listen");
+	if (set->openmetrics == NULL && set->listen == NULL)
+		return;
+	page_size = json_integer_value(json_object_get(system, "page_size"));
+	if (page_size <= 0)
+		page_size = sysconf(_SC_PAGESIZE);
+	if ((rc = sink_openmetrics_open(&sl->om, set->openmetrics, source,
+	    (uint64_t)page_size, &cause)) != 0)
+		die(-rc, "sample: --openmetrics %s", cause);
+	sl->has_om = 1;
+	if (set->listen == NULL)
+		return;
+	if ((rc = http_metrics_start(&sl->http, set->listen, set->listen_any,
+	    &cause)) != 0)
+		die(-rc, "sample: %s", cause);
+	sl->has_http = 1;
+	if (!set->quiet)
+		fprintf(stderr, "metrics: %s\n", sl->http.url);
+}
+
+/* Stop serving and free the sink; the .prom file keeps the last page. */
+static void
+sample_live_close(struct sample_live *sl)
+{
+	if (sl->has_http)
+		http_metrics_stop(&sl->http);
+	if (sl->has_om)
+		sink_openmetrics_close(&sl->om);
+}
+
 /* The sampler's settings from the options. */
 static void
 sample_sampler_config(const struct sample_settings *set,
@@ -277,15 +386,18 @@ sample_watch(struct session *ss, int format, int tty,
 /*
  * What is printed per sample on stdout: the format asked for, else
  * without --out and --quiet the table on a terminal and CSV rows into a
- * pipe or a file; -1 for nothing.
+ * pipe or a file (not with --openmetrics or --listen); -1 for nothing.
  */
 static int
 sample_output_format(const struct sample_settings *set)
 {
-	int format = set->format;
+	int format = set->format, tty = isatty(STDOUT_FILENO);
+	int metrics = set->openmetrics != NULL || set->listen != NULL;
 
-	if (format < 0 && set->out == NULL && !set->quiet)
-		format = isatty(STDOUT_FILENO) ? SAMPLE_TEXT : SAMPLE_CSV;
+	/* Metrics are the output: a pipe gets rows only when asked. */
+	if (format < 0 && set->out == NULL && !set->quiet &&
+	    (tty || !metrics))
+		format = tty ? SAMPLE_TEXT : SAMPLE_CSV;
 	if (format == SAMPLE_TEXT && set->quiet)
 		format = -1;
 	return (format);
@@ -320,6 +432,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct session_config sc = { 0 };
 	struct sampler_config cfg;
 	struct sample_pipe pipe_out = { 0 };
+	struct sample_live live;
 	struct session ss;
 	struct snapshot view;
 	struct source src;
@@ -352,6 +465,7 @@ cmd_sample_exec(int argc, char **argv)
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);
 
+	sample_live_open(&live, &set, src.ops->name, system);
 	if (set.record != NULL &&
 	    ((rc = recording_write_system(set.record, system, &cause)) != 0 ||
 	    (rc = recording_write_source(set.record, &src, 0, 0,
@@ -375,9 +489,11 @@ cmd_sample_exec(int argc, char **argv)
 	sample_sampler_config(&set, &cfg);
 	pipe_out.format = format;
 	pipe_out.source = src.ops->name;
-	if (format > SAMPLE_TEXT) {
-		cfg.each = sample_pipe_each;
-		cfg.each_arg = &pipe_out;
+	live.pipe = format > SAMPLE_TEXT ? &pipe_out : NULL;
+	live.sampler = &ss.sampler;
+	if (live.pipe != NULL || live.has_om) {
+		cfg.each = sample_live_each;
+		cfg.each_arg = &live;
 	}
 	session_catch_signals(format > SAMPLE_TEXT ? SESSION_NO_SIGPIPE : 0);
 	if ((rc = session_start(&ss, &cfg, NULL, "sample", &cause)) != 0)
@@ -394,6 +510,10 @@ cmd_sample_exec(int argc, char **argv)
 		if (code == RB_EXIT_OK)
 			code = RB_EXIT_ENV;
 	}
+	if (code == RB_EXIT_OK &&
+	    __atomic_load_n(&live.om_failed, __ATOMIC_ACQUIRE))
+		code = RB_EXIT_ENV;
+	sample_live_close(&live);
 	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);
 	json_decref(system);
@@ -416,6 +536,9 @@ const struct command_entry cmd_sample_entry = {
 	    "stdout: a refreshing table that fits the terminal, or, when\n"
 	    "stdout is not a terminal, samples.csv rows (--format csv, the\n"
 	    "default there) or one JSON object per line (--format json).\n"
+	    "--openmetrics replaces a .prom file for node_exporter's textfile\n"
+	    "collector after each sample and --listen serves the same page on\n"
+	    "/metrics for Prometheus to scrape (docs/fleet.md).\n"
 	    "Without --count or --duration it runs until interrupted.",
 	.options = sample_options,
 	.source_options = source_cli_options,

@@ -48,7 +48,7 @@ static int
 sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
     const char *event, const char *detail, char **cause)
 {
-	uint64_t seq;
+	uint64_t seq, begin = units_now_ns();
 	int rc, with_buddy;
 
 	snapshot_reset(&s->work);
@@ -74,6 +74,7 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	if (s->work.pageblock_order >= 0)
 		s->pageblock_order = s->work.pageblock_order;
 	seq = ++s->seq;
+	s->take_ns = units_now_ns() - begin;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
 	if (rc == 0 && s->cfg.each != NULL)

@@ -60,6 +60,8 @@ struct sampler {
 	int		 rc;		/* 0 or -exit code */
 	char		*cause;
 	uint64_t	 overruns;
+	uint64_t	 take_ns;	/* how long the last sample took to
+					   read and write, for each */
 	int		 pageblock_order;	/* last known, -1 until read */
 	int		 started;
 	int		 ready;		/* the thread is past its start-up */

@@ -36,7 +36,10 @@ lib_librb_a_SOURCES = \
 	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \
+	lib/region-metrics.c lib/region-metrics.h \
 	lib/sink-csv.c lib/sink-csv.h \
+	lib/sink-openmetrics.c lib/sink-openmetrics.h \
+	lib/http-metrics.c lib/http-metrics.h \
 	lib/vm.c lib/vm.h \
 	lib/vm-image.c \
 	lib/vm-ab.c

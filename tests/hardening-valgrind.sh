@@ -45,6 +45,11 @@ if [ -x "$top_builddir/tests/kpf-mktree" ]; then
 	    --source kpageflags --proc "$WORK/tree/proc" \
 	    --sys "$WORK/tree/sys" --region-size 256M --count 2 \
 	    --interval 10ms --out "$WORK/kpf" --quiet
+	vg "sample --openmetrics --listen, synthetic machine" sample \
+	    --source kpageflags --proc "$WORK/tree/proc" \
+	    --sys "$WORK/tree/sys" --region-size 256M --count 3 \
+	    --interval 10ms --openmetrics "$WORK/kpf.prom" \
+	    --listen 127.0.0.1:0 --quiet
 fi
 vg "analyze, patched sample" analyze "$WORK/patched"
 # analyze and chart write into the directory: work on a copy.

@@ -84,6 +84,17 @@ tests_t_sink_SOURCES = tests/t-sink.c
 tests_t_sink_LDADD = $(TEST_LIBS)
 TESTS += tests/t-sink
 
+# The Prometheus sink, and --openmetrics/--listen end to end (promtool and
+# a real Prometheus scraping the endpoint, skipped without them).
+check_PROGRAMS += tests/t-sink-openmetrics
+tests_t_sink_openmetrics_CFLAGS = $(TEST_CFLAGS)
+tests_t_sink_openmetrics_SOURCES = tests/t-sink-openmetrics.c
+tests_t_sink_openmetrics_LDADD = $(TEST_LIBS)
+TESTS += tests/t-sink-openmetrics tests/metrics-cli.sh \
+	tests/metrics-prometheus.sh
+EXTRA_DIST += tests/metrics-cli.sh tests/metrics-http.sh \
+	tests/metrics-prometheus.sh
+
 EXTRA_PROGRAMS += tests/perf-sampler
 PERF_BENCHMARKS += tests/perf-sampler
 tests_perf_sampler_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/bench
