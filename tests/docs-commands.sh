@@ -111,6 +111,9 @@ for doc in "$top_srcdir/README.md" "$top_srcdir"/docs/*.md \
 		extract_man >"$WORK/cmds"
 	else
 		name=${doc#"$top_srcdir"/}
+		# Its shell blocks make files as well: tests/ci-example.sh
+		# runs them whole, as a script.
+		[ "$name" = docs/ci.md ] && continue
 		extract_md "$doc" >"$WORK/cmds"
 	fi
 	[ -s "$WORK/cmds" ] || continue

@@ -47,9 +47,10 @@ TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term \
 	tests/cli-basics.sh \
 	tests/help-man.sh \
 	tests/store-cli.sh \
+	tests/docs-commands.sh \
 	tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/help-man.sh tests/registries.sh \
-	tests/store-cli.sh
+	tests/store-cli.sh tests/docs-commands.sh
 
 
 # ---- procfs: the /proc parsers
