@@ -74,6 +74,11 @@ struct row_ctx {
 	int		 classes_missing;
 	int		*rows_per_slot;
 	int		 zeroed;	/* slots cleared so far */
+	/* samples.csv: rows of each region in the newest slot, so that a
+	 * sample written in the same millisecond as the one before starts
+	 * a slot of its own instead of adding to it. */
+	int		*seen;
+	int		 seen_slot;
 };
 
 /* Region index of a row's node and region columns, failing on unknowns. */
@@ -106,7 +111,7 @@ row_region(struct reader *rd, struct results *res, int node_slot,
  */
 static int
 times_slot(struct reader *rd, struct results *res, struct results_times *tm,
-    int t_slot, int phase_slot, int *grown)
+    int t_slot, int phase_slot, int force_new, int *grown)
 {
 	const char *phase_name;
 	double t;
@@ -116,7 +121,7 @@ times_slot(struct reader *rd, struct results *res, struct results_times *tm,
 	if (field_double(rd, t_slot, &t) != 0)
 		return (-1);
 	phase_name = reader_field(rd, phase_slot);
-	if (tm->n > 0 && t == tm->t[tm->n - 1] &&
+	if (!force_new && tm->n > 0 && t == tm->t[tm->n - 1] &&
 	    strcmp(res->phases[tm->phase[tm->n - 1]], phase_name) == 0)
 		return (tm->n - 1);
 	if (t < 0 || (tm->n > 0 && t < tm->t[tm->n - 1])) {
@@ -182,12 +187,12 @@ struct slot_arrays {
  */
 static int
 row_slot(struct reader *rd, struct row_ctx *ctx, struct results_times *tm,
-    int t_slot, int phase_slot, const struct slot_arrays *sa)
+    int t_slot, int phase_slot, int force_new, const struct slot_arrays *sa)
 {
 	uint64_t **a;
 	int s, grown, i;
 
-	if ((s = times_slot(rd, ctx->res, tm, t_slot, phase_slot,
+	if ((s = times_slot(rd, ctx->res, tm, t_slot, phase_slot, force_new,
 	    &grown)) < 0)
 		return (-1);
 	for (i = 0; i < sa->n; i++) {
@@ -284,11 +289,22 @@ samples_row(struct reader *rd, void *opaque)
 	const struct slot_arrays sa = { arrays, 9, 3, res->nregions };
 	uint64_t present, free_pages, v;
 	size_t at;
-	int s, r, c;
+	int s, r, c, again;
 
-	if ((s = row_slot(rd, ctx, tm, CSV_SAMPLES_T, CSV_SAMPLES_PHASE,
+	if ((r = row_region(rd, res, CSV_SAMPLES_NODE, CSV_SAMPLES_REGION,
+	    ctx)) < 0)
+		return (0);
+	/* Every zone of the region already came: this row is a new sample. */
+	again = ctx->seen_slot >= 0 && ctx->seen_slot == tm->n - 1 &&
+	    ctx->seen[r] >= res->regions[r].nzones;
+	if ((s = row_slot(rd, ctx, tm, CSV_SAMPLES_T, CSV_SAMPLES_PHASE, again,
 	    &sa)) < 0)
 		return (0);
+	if (s != ctx->seen_slot) {
+		memset(ctx->seen, 0, res->nregions * sizeof *ctx->seen);
+		ctx->seen_slot = s;
+	}
+	ctx->seen[r]++;
 	if (tm->alloc > ctx->old_alloc) {
 		ctx->rows_per_slot = xreallocarray(ctx->rows_per_slot,
 		    tm->alloc, sizeof *ctx->rows_per_slot);
@@ -296,9 +312,6 @@ samples_row(struct reader *rd, void *opaque)
 		    ctx->old_alloc) * sizeof *ctx->rows_per_slot);
 		ctx->old_alloc = tm->alloc;
 	}
-	if ((r = row_region(rd, res, CSV_SAMPLES_NODE, CSV_SAMPLES_REGION,
-	    ctx)) < 0)
-		return (0);
 	if (field_u64(rd, CSV_SAMPLES_PRESENT, &present) != 0 ||
 	    field_u64(rd, CSV_SAMPLES_FREE, &free_pages) != 0)
 		return (0);
@@ -348,7 +361,7 @@ buddy_row(struct reader *rd, void *opaque)
 	uint64_t blocks;
 	int s, r, order;
 
-	if ((s = row_slot(rd, ctx, &res->buddy, CSV_BUDDY_T, CSV_BUDDY_PHASE,
+	if ((s = row_slot(rd, ctx, &res->buddy, CSV_BUDDY_T, CSV_BUDDY_PHASE, 0,
 	    &sa)) < 0)
 		return (0);
 	if ((r = row_region(rd, res, CSV_BUDDY_NODE, CSV_BUDDY_REGION,
@@ -386,7 +399,7 @@ pageblocks_row(struct reader *rd, void *opaque)
 	int s, r;
 
 	if ((s = row_slot(rd, ctx, &res->pageblocks, CSV_PAGEBLOCKS_T,
-	    CSV_PAGEBLOCKS_PHASE, &sa)) < 0)
+	    CSV_PAGEBLOCKS_PHASE, 0, &sa)) < 0)
 		return (0);
 	if ((r = row_region(rd, res, CSV_PAGEBLOCKS_NODE,
 	    CSV_PAGEBLOCKS_REGION, ctx)) < 0 ||
@@ -414,7 +427,7 @@ pagetype_row(struct reader *rd, void *opaque)
 	int s, r, order;
 
 	if ((s = row_slot(rd, ctx, &res->pagetype, CSV_PAGETYPE_T,
-	    CSV_PAGETYPE_PHASE, &sa)) < 0)
+	    CSV_PAGETYPE_PHASE, 0, &sa)) < 0)
 		return (0);
 	if ((r = row_region(rd, res, CSV_PAGETYPE_NODE, CSV_PAGETYPE_REGION,
 	    ctx)) < 0 ||
@@ -441,7 +454,7 @@ placement_row(struct reader *rd, void *opaque)
 	int s, r, w, grown;
 
 	if ((s = times_slot(rd, res, &res->placement, CSV_PLACEMENT_T,
-	    CSV_PLACEMENT_PHASE, &grown)) < 0)
+	    CSV_PLACEMENT_PHASE, 0, &grown)) < 0)
 		return (0);
 	if (field_u64(rd, CSV_PLACEMENT_PID, &pid) != 0 ||
 	    (r = row_region(rd, res, CSV_PLACEMENT_NODE,
@@ -768,12 +781,15 @@ load_file(struct results *res, int i, char **cause)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.res = res;
 	ctx.last_node = ctx.last_region = -1;
+	ctx.seen_slot = -1;
+	ctx.seen = xcalloc(res->nregions + 1, sizeof *ctx.seen);
 	rc = reader_run(res->dir, loaders[i].table,
 	    strcmp(res->status, "complete") != 0, loaders[i].row, &ctx,
 	    &res->rows_read, cause);
 	if (rc == 0 && loaders[i].done != NULL)
 		rc = loaders[i].done(res, &ctx, cause);
 	free(ctx.rows_per_slot);
+	free(ctx.seen);
 	return (rc);
 }
 

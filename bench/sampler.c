@@ -178,7 +178,7 @@ static void *
 sampler_main(void *arg)
 {
 	struct sampler *s = arg;
-	uint64_t i, deadline, now, end = 0, skipped;
+	uint64_t i, deadline, now, end = 0, skipped, taken, soonest;
 	char *cause = NULL, event[32], detail[128];
 	int rc = 0, turn;
 
@@ -221,17 +221,25 @@ sampler_main(void *arg)
 		if (end > 0 && now > end + s->cfg.interval_ns / 2)
 			break;
 		pthread_mutex_lock(&s->busy);
+		/* Its time as samples.csv will say, or within a microsecond. */
+		taken = units_now_ns();
 		rc = sampler_step(s, i, NULL, NULL, &cause);
 		pthread_mutex_unlock(&s->busy);
 		if (rc <= 0)
 			break;
 		rc = 0;
 		deadline += s->cfg.interval_ns;
-		now = units_now_ns();
-		if (now > deadline + s->cfg.interval_ns) {
-			/* Skip missed deadlines rather than bursting. */
+		/*
+		 * Skip missed deadlines rather than bursting: a deadline
+		 * closer than 0.9 intervals to the sample just taken (it woke
+		 * late, or its scan outlasted the interval) is skipped, so two
+		 * samples are never closer than that.
+		 */
+		soonest = taken + s->cfg.interval_ns - s->cfg.interval_ns / 10;
+		if (deadline < soonest) {
 			s->overruns++;
-			skipped = (now - deadline) / s->cfg.interval_ns;
+			skipped = (soonest - deadline + s->cfg.interval_ns - 1) /
+			    s->cfg.interval_ns;
 			deadline += skipped * s->cfg.interval_ns;
 			sampler_overrun(s, skipped);
 		}

@@ -81,4 +81,25 @@ expect_rc 2 "analyze takes one directory"
 rb analyze "$D" --format yaml
 expect_rc 2 "unknown format"
 
+# Two samples written in the same millisecond (a late sample and the next
+# one on time, or a checkpoint's) are two samples, not one with every
+# region counted twice.
+D2="$WORK/same-ms"
+cp -r "$TESTDATA/analyze/basic" "$D2"
+chmod -R u+w "$D2"
+rm -f "$D2/summary.csv" "$D2/summary.json"
+rb analyze "$D2" --format csv
+grep 'used_pages.max' "$WORK/out" >"$WORK/max-before"
+n_before=$(tail -n +2 "$D2/samples.csv" | cut -d, -f1 | uniq | wc -l)
+last_t=$(tail -1 "$D2/samples.csv" | cut -d, -f1)
+grep "^$last_t," "$D2/samples.csv" >"$WORK/last-rows"
+cat "$WORK/last-rows" >>"$D2/samples.csv"
+rb analyze "$D2" --format csv
+expect_rc 0 "analyze a run with two samples at the same t_s"
+grep 'used_pages.max' "$WORK/out" >"$WORK/max-after"
+cmp -s "$WORK/max-before" "$WORK/max-after"
+ok $? "the repeated sample does not double any region's pages"
+rb analyze "$D2"
+expect_out "$((n_before + 1)) samples" "and counts as a sample of its own"
+
 done_testing

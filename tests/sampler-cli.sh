@@ -245,4 +245,14 @@ expect_rc 2 "sample --format yaml is refused"
 ! grep -q . "$WORK/err"
 ok $? "a closed pipe ends sample without a message"
 
+# Samples are never bunched: a late one skips the deadline it came close
+# to (recorded as an overrun), so two samples are at least 0.9 intervals
+# apart however busy the machine is (t_s has milliseconds: 4 ms of 5).
+rb sample --count 30 --interval 5ms --proc "$fx" --out "$WORK/spacing" --quiet
+expect_rc 0 "30 samples 5 ms apart"
+close=$(tail -n +2 "$WORK/spacing/samples.csv" | cut -d, -f1 | uniq |
+    awk 'NR > 1 && $1 - p < 0.004 { n++ } { p = $1 } END { print n + 0 }')
+[ "$close" -eq 0 ]
+ok $? "no two samples closer than 0.9 intervals ($close pairs)"
+
 done_testing
