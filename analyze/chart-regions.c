@@ -98,6 +98,10 @@ chart_region_label(const struct results *res, int r, char *buf, size_t len)
 	struct chart_scale slo, shi;
 	char lo[32], hi[32];
 
+	if (rg->start_pfn == RESULTS_UNKNOWN) {
+		snprintf(buf, len, "n%d r%d", rg->node, rg->region);
+		return;
+	}
 	format_address(lo, sizeof lo, (double)rg->start_pfn * res->page_size,
 	    &slo);
 	format_address(hi, sizeof hi, (double)rg->end_pfn * res->page_size,

@@ -250,10 +250,16 @@ regions_row(struct reader *rd, void *opaque)
 		snprintf(r->name, sizeof r->name, "n%dr%d", node, region);
 	}
 	r->nzones++;
-	if (start < r->start_pfn)
-		r->start_pfn = start;
-	if (start + spanned > r->end_pfn)
-		r->end_pfn = start + spanned;
+	/* A source that prints no pfns (sorted-buddy): the range is unknown. */
+	if (start == RESULTS_UNKNOWN || spanned == RESULTS_UNKNOWN ||
+	    r->start_pfn == RESULTS_UNKNOWN) {
+		r->start_pfn = r->end_pfn = RESULTS_UNKNOWN;
+	} else {
+		if (start < r->start_pfn)
+			r->start_pfn = start;
+		if (start + spanned > r->end_pfn)
+			r->end_pfn = start + spanned;
+	}
 	r->present_pages += present;
 	return (0);
 }

@@ -34,8 +34,8 @@ struct results_region {
 	int		 node;
 	int		 region;
 	int		 nzones;
-	uint64_t	 start_pfn;	/* lowest of its zones */
-	uint64_t	 end_pfn;	/* highest start + spanned */
+	uint64_t	 start_pfn;	/* lowest of its zones; RESULTS_UNKNOWN */
+	uint64_t	 end_pfn;	/* highest start + spanned; RESULTS_UNKNOWN */
 	uint64_t	 present_pages;
 	char		 name[32];	/* "n0r3", used in metric names */
 };

@@ -296,9 +296,12 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 	st->regions(f, res->samples.t[last]);
 	for (i = 0; i < res->nregions; i++) {
 		at = (size_t)last * res->nregions + i;
-		snprintf(range, sizeof range, "%#llx-%#llx",
-		    (unsigned long long)res->regions[i].start_pfn,
-		    (unsigned long long)res->regions[i].end_pfn);
+		if (res->regions[i].start_pfn == RESULTS_UNKNOWN)
+			snprintf(range, sizeof range, "unknown");
+		else
+			snprintf(range, sizeof range, "%#llx-%#llx",
+			    (unsigned long long)res->regions[i].start_pfn,
+			    (unsigned long long)res->regions[i].end_pfn);
 		st->region(f, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
 		    sr->m->occupancy[at],

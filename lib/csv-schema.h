@@ -28,8 +28,8 @@ enum csv_type {
 	X(NODE,		"node",			CSV_INT, t)		\
 	X(REGION,	"region",		CSV_INT, t)		\
 	X(ZONE,		"zone",			CSV_TEXT, t)		\
-	X(START_PFN,	"start_pfn",		CSV_INT, t)		\
-	X(SPANNED,	"spanned_pages",	CSV_INT, t)		\
+	X(START_PFN,	"start_pfn",		CSV_INT_OPT, t)		\
+	X(SPANNED,	"spanned_pages",	CSV_INT_OPT, t)		\
 	X(PRESENT,	"present_pages",	CSV_INT, t)		\
 	X(MANAGED,	"managed_pages",	CSV_INT_OPT | CSV_LATER, t) \
 	X(ZONE_REGION,	"zone_region",		CSV_INT_OPT | CSV_LATER, t)

@@ -195,6 +195,16 @@ meta_set_source(json_t *meta, struct source *src)
 	    src->ops->name, "why", src->why != NULL ? src->why : "",
 	    "proc_root", src->cfg.proc_root, "sys_root", src->cfg.sys_root);
 
+	if (src->passed_over != NULL) {
+		json_t *list = json_array();
+		char *copy = xstrdup(src->passed_over), *line, *save = NULL;
+
+		for (line = strtok_r(copy, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save))
+			json_array_append_new(list, json_string(line));
+		free(copy);
+		json_object_set_new(obj, "passed_over", list);
+	}
 	if (src->ops->describe != NULL)
 		src->ops->describe(src, obj);
 	json_object_set_new(meta, "source", obj);

@@ -71,9 +71,11 @@ snapshot_json_entry(const struct snapshot *snap, const struct snap_entry *e)
 	if (e->has_mt_blocks)
 		json_object_set_new(o, "mt_blocks", snapshot_json_array(
 		    e->mt_blocks, snap->nmtypes));
-	if (e->has_used)
+	if (e->has_used) {
 		json_object_set_new(o, "used", snapshot_json_array(e->used,
 		    SNAP_USED_NCLASS));
+		json_object_set_new(o, "uninit", snapshot_json_u64(e->uninit));
+	}
 	return (o);
 }
 
@@ -220,6 +222,12 @@ snapshot_json_read_entry(struct snapshot *snap, json_t *o, const char **what)
 		    SNAP_USED_NCLASS)
 			return (-1);
 		e->has_used = 1;
+		/* Recordings from before the uninit count have none. */
+		*what = "uninit is not a page count";
+		if (snapshot_json_get_u64(o, "uninit", &e->uninit) != 0)
+			return (-1);
+		if (e->uninit == SNAP_UNKNOWN)
+			e->uninit = 0;
 	}
 	return (0);
 }

@@ -19,6 +19,17 @@ same_dirs() {
 	for f in "$1"/*; do
 		n=$(basename "$f")
 		[ "$n" = meta.json ] && continue
+		# A busy machine can make the live run miss a deadline (an
+		# overrun event); the replay, unpaced, never does.
+		if [ "$n" = events.csv ]; then
+			grep -v ',overrun,' "$f" >"$WORK/ev-run"
+			grep -v ',overrun,' "$2/$n" >"$WORK/ev-rep"
+			if ! cmp -s "$WORK/ev-run" "$WORK/ev-rep"; then
+				diag "$3: $n differs"
+				sd_bad=1
+			fi
+			continue
+		fi
 		if ! cmp -s "$f" "$2/$n"; then
 			diag "$3: $n differs"
 			sd_bad=1
@@ -157,7 +168,7 @@ rb sample --replay "$WORK/v1" --out "$WORK/v1-auto" --quiet
 expect_rc 0 "replay of a version 1 recording"
 grep -q '"name": "zone"' "$WORK/v1-auto/meta.json"
 ok $? "it replays with the zone source"
-grep -q "not kpageflags: the recording $WORK/v1 keeps no kpageflags figures" \
+grep -q "kpageflags: the recording $WORK/v1 keeps no kpageflags figures" \
     "$WORK/v1-auto/meta.json"
 ok $? "and meta.json says why not kpageflags, truly"
 ! grep -q CONFIG_PROC_PAGE_MONITOR "$WORK/v1-auto/meta.json"

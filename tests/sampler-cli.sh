@@ -25,6 +25,12 @@ for set in "$FIXTURES"/*/; do
 	keys=$(($(wc -l <"$out/regions.csv") - 1))
 	[ "$rows" -eq "$keys" ] && [ "$rows" -gt 0 ]
 	ok $? "$name: one samples.csv row per region key ($rows rows, $keys keys)"
+	# What sample writes, verify and analyze read (a source without pfns,
+	# sorted-buddy, leaves start_pfn empty).
+	rb verify "$out"
+	expect_rc 0 "$name: verify calls the results whole"
+	rb analyze "$out"
+	expect_rc 0 "$name: analyze reads them"
 done
 
 # The auto source picks the layout the kernel printed.
