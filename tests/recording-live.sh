@@ -17,6 +17,15 @@ bad=0
 for f in "$WORK/live"/*; do
 	n=$(basename "$f")
 	[ "$n" = meta.json ] && continue
+	# A scan longer than the interval is an overrun event of the live
+	# run; the replay, unpaced, has none.
+	if [ "$n" = events.csv ]; then
+		grep -v ',overrun,' "$f" >"$WORK/ev-live"
+		grep -v ',overrun,' "$WORK/replay/$n" >"$WORK/ev-replay"
+		cmp -s "$WORK/ev-live" "$WORK/ev-replay" ||
+		    { diag "$n differs"; bad=1; }
+		continue
+	fi
 	cmp -s "$f" "$WORK/replay/$n" || { diag "$n differs"; bad=1; }
 done
 [ "$(ls "$WORK/live")" = "$(ls "$WORK/replay")" ] || { diag "file lists differ"; bad=1; }
