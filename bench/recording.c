@@ -277,6 +277,26 @@ recording_warn_settings(const struct source_cli *cli, const char *recorded,
 }
 
 /*
+ * Open the recorded figures of rec as the source (taking rec and why),
+ * warning of settings that no longer apply; dies when it cannot.
+ */
+static void
+recording_open_recorded(struct source *src, const struct source_config *cfg,
+    json_t *rec, const struct source_cli *cli, const char *command,
+    char *why)
+{
+	char *cause = NULL;
+	int rc;
+
+	recording_warn_settings(cli, src_recorded_name(rec), command);
+	rc = src_recorded_open(src, cfg, rec, why, &cause);
+	free(why);
+	json_decref(rec);
+	if (rc != 0)
+		die(-rc, "%s: %s", command, cause);
+}
+
+/*
  * Open the source a replay of DIR asks for, dying with a message that
  * names the recording when it cannot give it.  auto (the default) gives
  * back what the run's source computed, when the recording kept it
@@ -304,14 +324,9 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 	if (rec != NULL)
 		recorded = src_recorded_name(rec);
 	if (rec != NULL && is_auto) {
-		recording_warn_settings(cli, recorded, command);
 		why = xasprintf("replay of %s: the figures the %s source "
 		    "computed when it was recorded", replay, recorded);
-		rc = src_recorded_open(src, &cfg, rec, why, &cause);
-		free(why);
-		json_decref(rec);
-		if (rc != 0)
-			die(-rc, "%s: %s", command, cause);
+		recording_open_recorded(src, &cfg, rec, cli, command, why);
 		return;
 	}
 	if ((rc = source_open(src, name, &cfg, &cause)) == 0) {
@@ -323,16 +338,10 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 	/* The named source does not apply to the recorded text. */
 	if (rec != NULL && strcmp(name, recorded) == 0) {
 		free(cause);
-		cause = NULL;
-		recording_warn_settings(cli, recorded, command);
 		why = xasprintf("replay of %s with --source %s: the figures "
 		    "the %s source computed when it was recorded", replay,
 		    name, recorded);
-		rc = src_recorded_open(src, &cfg, rec, why, &cause);
-		free(why);
-		json_decref(rec);
-		if (rc != 0)
-			die(-rc, "%s: %s", command, cause);
+		recording_open_recorded(src, &cfg, rec, cli, command, why);
 		return;
 	}
 	if (rec == NULL)

@@ -281,7 +281,8 @@ HARDENING_REPLAY = \
 	tests/t-hardening-suite \
 	tests/t-hardening-gate \
 	tests/t-hardening-results \
-	tests/t-hardening-recording
+	tests/t-hardening-recording \
+	tests/t-hardening-selector
 HARDENING_REPLAY_EXE = $(HARDENING_REPLAY:=$(EXEEXT))
 TESTS += $(HARDENING_REPLAY)
 check_SCRIPTS = $(HARDENING_REPLAY_EXE)

@@ -9,7 +9,7 @@ out=$2
 nul() { printf '\000'; }
 
 for t in zoneinfo buddyinfo pagetypeinfo region-map suite gate results \
-    recording; do
+    recording selector; do
 	rm -rf "$out/$t"
 	mkdir -p "$out/$t"
 	if [ -d "$src/tests/data/hardening/$t" ]; then
