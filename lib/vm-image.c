@@ -358,6 +358,9 @@ struct vm_modset {
 	int		 n;
 	char		**names;
 	char		**paths;
+	/* 0 for a module needing no other of the set, else one more than
+	 * the deepest it needs: the modules of a level load together. */
+	int		*levels;
 };
 
 static int
@@ -384,7 +387,7 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 {
 	char *data, *deps, *magic, *d, *save;
 	size_t len;
-	int i, rc = 0;
+	int i, j, rc = 0, level = 0;
 
 	if (vm_modset_has(s, name))
 		return (0);
@@ -431,6 +434,11 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 
 			rc = vm_modset_add(s, t, k, dn, NULL, depth + 1,
 			    cause);
+			for (j = 0; rc == 0 && j < s->n; j++) {
+				if (strcmp(s->names[j], dn) == 0 &&
+				    s->levels[j] + 1 > level)
+					level = s->levels[j] + 1;
+			}
 			free(dn);
 		}
 		free(deps);
@@ -440,7 +448,10 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 		    sizeof *s->names);
 		s->paths = xreallocarray(s->paths, s->n + 1,
 		    sizeof *s->paths);
+		s->levels = xreallocarray(s->levels, s->n + 1,
+		    sizeof *s->levels);
 		s->names[s->n] = xstrdup(name);
+		s->levels[s->n] = level;
 		s->paths[s->n++] = xstrdup(t->paths[i]);
 	}
 out:
@@ -460,6 +471,7 @@ vm_modset_free(struct vm_modset *s)
 	}
 	free(s->names);
 	free(s->paths);
+	free(s->levels);
 }
 
 /* One newc cpio entry. */
@@ -610,7 +622,11 @@ vm_initramfs_modset(struct vm_modset *set, const struct vm_kernel *k,
 	return (rc);
 }
 
-/* Add each module file and the list of them, in load order, to a cpio. */
+/*
+ * Add each module file and the list of them to a cpio: one "LEVEL
+ * NAME.ko" line each, in load order, for the init to load a level's
+ * modules side by side.
+ */
 static int
 vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
     char **cause)
@@ -630,8 +646,9 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 		    set->names[i]);
 		vm_cpio_add(b, name, S_IFREG | 0644, 0, 0, data, len);
 		free(data);
-		vm_buf_add(&order, set->names[i], strlen(set->names[i]));
-		vm_buf_add(&order, ".ko\n", 4);
+		snprintf(name, sizeof name, "%d %s.ko\n", set->levels[i],
+		    set->names[i]);
+		vm_buf_add(&order, name, strlen(name));
 	}
 	vm_cpio_add(b, "modules", S_IFREG | 0644, 0, 0, order.data,
 	    order.len);
