@@ -197,15 +197,49 @@ store_migrate(struct store *st, char **cause)
 	return (0);
 }
 
+/*
+ * The URL as messages show it: a password (user:PASSWORD@ or password=)
+ * becomes "***", since messages end up in CI logs.
+ */
+char *
+store_url_shown(const char *url)
+{
+	char *out = xstrdup(url), *p, *auth, *end, *sign, *colon, *next;
+	size_t n, at;
+
+	if ((auth = strstr(out, "://")) != NULL) {
+		auth += 3;
+		end = auth + strcspn(auth, "/?");
+		sign = memchr(auth, '@', end - auth);
+		colon = sign != NULL ? memchr(auth, ':', sign - auth) : NULL;
+		if (colon != NULL) {
+			next = xasprintf("%.*s***%s", (int)(colon + 1 - out),
+			    out, sign);
+			free(out);
+			out = next;
+		}
+	}
+	for (at = 0; (p = strstr(out + at, "password=")) != NULL;) {
+		at = (size_t)(p - out) + 9;
+		n = strcspn(out + at, "& ");
+		next = xasprintf("%.*s***%s", (int)at, out, out + at + n);
+		free(out);
+		out = next;
+		at += 3;
+	}
+	return (out);
+}
+
 int
 store_open(const char *url, struct store **out, char **cause)
 {
 	struct store *st;
 	struct stat sb;
 	const char *target;
+	int rc;
 
 	st = xcalloc(1, sizeof *st);
-	st->url = xstrdup(url);
+	st->url = store_url_shown(url);
 	if (strncmp(url, "sqlite:", 7) == 0 && url[7] != '\0') {
 		st->engine = &store_engine_sqlite;
 		target = url + 7;
@@ -216,11 +250,12 @@ store_open(const char *url, struct store **out, char **cause)
 		st->engine = &store_engine_postgresql;
 		target = url;
 	} else {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
+		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
+		    "(a libpq URI)", st->url);
 		free(st->url);
 		free(st);
-		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
-		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
-		    "(a libpq URI)", url));
+		return (rc);
 	}
 	if ((st->conn = st->engine->open(target, cause)) == NULL) {
 		free(st->created);

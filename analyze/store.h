@@ -44,6 +44,7 @@ struct store_selector {
 int	 store_open(const char *url, struct store **out, char **cause);
 void	 store_close(struct store *st);
 const char *store_describe(const struct store *st);
+char	*store_url_shown(const char *url);
 int	 store_load(struct store *st, char **dirs, int ndirs, int partial,
 	     const struct metrics_options *mo, struct store_loaded *done,
 	     char **cause);

@@ -24,6 +24,7 @@
 #include "report.h"
 #include "runner-int.h"
 #include "seed-table.h"
+#include "store.h"
 #include "summary.h"
 #include "workload.h"
 
@@ -311,11 +312,13 @@ static int
 runner_store(const struct runner_settings *set, const char *parent,
     int code)
 {
-	char *paths[1], *cause = NULL;
+	char *paths[1], *cause = NULL, *shown;
 	int rc;
 
+	shown = store_url_shown(set->db);
 	if (code == RB_EXIT_INTR || session_signal() != 0) {
-		log_warnx("run: interrupted, so not stored in %s", set->db);
+		log_warnx("run: interrupted, so not stored in %s", shown);
+		free(shown);
 		return (code);
 	}
 	paths[0] = (char *)parent;
@@ -323,10 +326,12 @@ runner_store(const struct runner_settings *set, const char *parent,
 		log_errorx("run: the results in %s are whole, but storing "
 		    "them failed: %s", parent, cause);
 		free(cause);
+		free(shown);
 		return (-rc);
 	}
 	if (!set->quiet)
-		fprintf(stderr, "run: stored in %s\n", set->db);
+		fprintf(stderr, "run: stored in %s\n", shown);
+	free(shown);
 	return (code);
 }
 
