@@ -72,6 +72,13 @@ struct source_ops {
 	/* The emulated region map of an open source; NULL: it has none. */
 	const struct region_map *(*region_map)(const struct source *src);
 	/*
+	 * Seconds one sample is expected to take, measured at open (< 0:
+	 * unknown); *basis says what it rests on, and when interval_s > 0
+	 * is shorter, *advice says which settings would fit.  May be NULL.
+	 */
+	double		(*estimate)(const struct source *src, double interval_s,
+			    char **basis, char **advice);
+	/*
 	 * Why the source never gives migratetype figures (free blocks and
 	 * pageblocks per migratetype), or NULL when it reads them.
 	 */
@@ -111,5 +118,7 @@ void	*source_settings_new(const struct source_ops *ops);
 void	 source_settings_free(const struct source_ops *ops, void *settings);
 const struct region_map *source_region_map(const struct source *src);
 uint64_t source_region_bytes(const struct source *src);
+double	 source_estimate(const struct source *src, double interval_s,
+	     char **basis, char **advice);
 
 #endif

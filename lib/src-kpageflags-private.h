@@ -21,6 +21,9 @@
 #define SRC_KPAGEFLAGS_DEFAULT_REGION (512ULL << 20)
 /* Minimum gap between blocks and pages to tell head-only marking. */
 #define SRC_KPAGEFLAGS_DETECT_MIN 64
+/* The calibration read at open: at most this many batches, this long. */
+#define SRC_KPAGEFLAGS_CALIB_BATCHES 4
+#define SRC_KPAGEFLAGS_CALIB_NS	(10 * 1000 * 1000ULL)
 
 /* How the kernel marks free blocks in kpageflags. */
 enum src_kpageflags_marking {
@@ -101,6 +104,11 @@ struct src_kpageflags {
 	char				 worst_where[64];
 	uint64_t			 last_scan_ns;
 	uint64_t			 max_scan_ns;
+
+	/* The cost estimate, from the calibration read at open. */
+	uint64_t			 online_pfns;
+	uint64_t			 calib_pfns;	/* 0: no estimate */
+	uint64_t			 calib_ns;
 };
 
 /* src-kpageflags-scan.c */
@@ -108,6 +116,9 @@ void	 src_kpageflags_start_workers(struct src_kpageflags *kp,
 	     long nthreads);
 void	 src_kpageflags_stop_workers(struct src_kpageflags *kp);
 int	 src_kpageflags_run(struct src_kpageflags *kp, char **cause);
+uint64_t src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
+	     uint64_t hi);
+void	 src_kpageflags_calibrate(struct src_kpageflags *kp);
 
 /* src-kpageflags-check.c */
 void	 src_kpageflags_before(struct src_kpageflags *kp,

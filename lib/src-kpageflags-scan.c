@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "units.h"
 #include "src-kpageflags-private.h"
 
 /* Stable bits of include/uapi/linux/kernel-page-flags.h. */
@@ -333,6 +334,85 @@ src_kpageflags_cut(struct src_kpageflags *kp)
 		kp->workers[t].lo = kp->workers[t - 1].lo;
 	}
 	kp->workers[kp->nthreads - 1].hi = UINT64_MAX;
+}
+
+/* The online pfns of the region map inside [lo, hi). */
+uint64_t
+src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
+    uint64_t hi)
+{
+	const struct region_map *map = &kp->map;
+	uint64_t n = 0, a, b;
+	int i;
+
+	for (i = 0; i < map->nsegs; i++) {
+		if (!map->blocks[map->segs[i].block].online)
+			continue;
+		a = map->segs[i].start_pfn > lo ? map->segs[i].start_pfn : lo;
+		b = map->segs[i].end_pfn < hi ? map->segs[i].end_pfn : hi;
+		if (a < b)
+			n += b - a;
+	}
+	return (n);
+}
+
+/* The pfn at which the first off online pfns of the map end. */
+static uint64_t
+src_kpageflags_online_pfn(const struct src_kpageflags *kp, uint64_t off)
+{
+	const struct region_map *map = &kp->map;
+	uint64_t len;
+	int i;
+
+	for (i = 0; i < map->nsegs; i++) {
+		if (!map->blocks[map->segs[i].block].online)
+			continue;
+		len = map->segs[i].end_pfn - map->segs[i].start_pfn;
+		if (off < len)
+			return (map->segs[i].start_pfn + off);
+		off -= len;
+	}
+	return (0);
+}
+
+/*
+ * Time the scan of a few batches spread over the online pages, on the
+ * caller's thread, so that the cost of a sample is known before the
+ * first: one batch (4 MiB, 512 Ki pages, about 12 ms on a real kernel)
+ * and more only while under SRC_KPAGEFLAGS_CALIB_NS.  The counters it
+ * leaves are overwritten by the first sample.
+ */
+void
+src_kpageflags_calibrate(struct src_kpageflags *kp)
+{
+	struct src_kpageflags_worker *w = &kp->workers[0];
+	uint64_t align = 1ULL << kp->maxorder, t0, lo, next = 0, pfns = 0;
+	int i;
+
+	kp->online_pfns = src_kpageflags_online(kp, 0, UINT64_MAX);
+	kp->calib_pfns = kp->calib_ns = 0;
+	if (kp->online_pfns == 0)
+		return;
+	t0 = units_now_ns();
+	for (i = 0; i < SRC_KPAGEFLAGS_CALIB_BATCHES; i++) {
+		lo = src_kpageflags_online_pfn(kp, kp->online_pfns /
+		    SRC_KPAGEFLAGS_CALIB_BATCHES * i);
+		w->lo = lo & ~(align - 1);
+		if (w->lo < next)
+			w->lo = next;
+		w->hi = w->lo + kp->batch_pfns;
+		if (src_kpageflags_online(kp, w->lo, w->hi) == 0)
+			break;
+		next = w->hi;
+		src_kpageflags_scan(w);
+		if (w->err != 0)
+			return;
+		pfns += src_kpageflags_online(kp, w->lo, w->hi);
+		if (units_now_ns() - t0 >= SRC_KPAGEFLAGS_CALIB_NS)
+			break;
+	}
+	kp->calib_ns = units_now_ns() - t0;
+	kp->calib_pfns = pfns;
 }
 
 /* Run one scan on every thread and add the counters up per key. */

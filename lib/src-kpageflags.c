@@ -18,7 +18,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,12 +322,89 @@ src_kpageflags_open(struct source *src, char **cause)
 	kp->total = xcalloc(kp->map.nkeys, sizeof *kp->total);
 	kp->zones = xcalloc(kp->map.nzones, sizeof *kp->zones);
 	src_kpageflags_start_workers(kp, set->scan_threads);
+	src_kpageflags_calibrate(kp);
 	snprintf(kp->detection, sizeof kp->detection, "not decided yet");
 	return (0);
 
 fail:
 	src_kpageflags_close(src);
 	return (rc);
+}
+
+/* Seconds per scanned page measured at open, or < 0. */
+static double
+src_kpageflags_s_per_pfn(const struct src_kpageflags *kp)
+{
+	if (kp->calib_pfns == 0)
+		return (-1);
+	return ((double)kp->calib_ns / 1e9 / (double)kp->calib_pfns);
+}
+
+/* The CPUs this process may run on. */
+static int
+src_kpageflags_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (CPU_COUNT(&set));
+	return (1);
+}
+
+/* Round x down to two significant digits. */
+static double
+src_kpageflags_round2(double x)
+{
+	double scale = 1;
+
+	if (x <= 0)
+		return (0);
+	while (x * scale < 10)
+		scale *= 10;
+	return (floor(x * scale) / scale);
+}
+
+/*
+ * The expected time of a sample: the pages it reads, at the cost per page
+ * of the calibration read, shared by the threads (assuming they scale,
+ * which they do only with free CPUs and memory bandwidth).  When the
+ * interval is shorter, propose the threads and the fraction that fit.
+ */
+static double
+src_kpageflags_estimate(const struct source *src, double interval_s,
+    char **basis, char **advice)
+{
+	const struct src_kpageflags *kp = src->priv;
+	double per = src_kpageflags_s_per_pfn(kp), one, est, frac;
+	char *threads = NULL, *fraction = NULL;
+	long need;
+
+	if (per < 0)
+		return (-1);
+	one = per * (double)kp->online_pfns;
+	est = one / kp->nthreads;
+	*basis = xasprintf("%" PRIu64 " pages at %.1f ns each, %d scan "
+	    "thread%s; calibrated on %" PRIu64 " pages in %.1f ms",
+	    kp->online_pfns, per * 1e9, kp->nthreads, kp->nthreads == 1 ?
+	    "" : "s", kp->calib_pfns, kp->calib_ns / 1e6);
+	if (interval_s <= 0 || est <= interval_s)
+		return (est);
+	need = (long)ceil(one / interval_s);
+	if (need > kp->nthreads && need <= src_kpageflags_cpus() &&
+	    need <= SRC_KPAGEFLAGS_MAX_THREADS)
+		threads = xasprintf("--scan-threads %ld", need);
+	/* A margin of 10 %: the calibration is a few milliseconds. */
+	frac = src_kpageflags_round2(interval_s / est * 0.9);
+	if (frac >= 0.001)
+		fraction = xasprintf("--scan-fraction %g", frac);
+	*advice = xasprintf("kpageflags: a sample's scan takes about %.3g s "
+	    "(%s), longer than the %.3g s interval: use %s%s%s%sa longer "
+	    "--interval", est, *basis, interval_s,
+	    threads != NULL ? threads : "", threads != NULL ? " or " : "",
+	    fraction != NULL ? fraction : "", fraction != NULL ? ", or " : "");
+	free(threads);
+	free(fraction);
+	return (est);
 }
 
 /* Settings and findings for meta.json. */
@@ -334,7 +414,8 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	struct src_kpageflags *kp = src->priv;
 	const char *marking = "undecided";
 	json_t *acc, *unchecked, *pcp;
-	char name[64];
+	char name[64], *basis = NULL, *advice = NULL;
+	double est;
 	uint64_t fw;
 	int i;
 
@@ -358,6 +439,13 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	json_object_set_new(obj, "regions", json_integer(kp->map.nregions));
 	json_object_set_new(obj, "region_keys", json_integer(kp->map.nkeys));
 	json_object_set_new(obj, "scan_threads", json_integer(kp->nthreads));
+	est = src_kpageflags_estimate(src, 0, &basis, &advice);
+	json_object_set_new(obj, "scan_estimate_s", est >= 0 ?
+	    json_real(est) : json_null());
+	json_object_set_new(obj, "scan_estimate_basis", basis != NULL ?
+	    json_string(basis) : json_null());
+	free(basis);
+	free(advice);
 	json_object_set_new(obj, "batch_bytes",
 	    json_integer(SRC_KPAGEFLAGS_BATCH));
 	json_object_set_new(obj, "max_order", json_integer(kp->maxorder));
@@ -432,6 +520,7 @@ const struct source_ops src_kpageflags_ops = {
 	.describe = src_kpageflags_describe,
 	.close = src_kpageflags_close,
 	.region_map = src_kpageflags_region_map,
+	.estimate = src_kpageflags_estimate,
 	.no_migratetypes = "the kpageflags source gives no migratetype per "
 	    "pageblock or per free block: /proc/kpageflags has no migratetype "
 	    "bits (docs/csv-schema.md)",

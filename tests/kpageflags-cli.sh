@@ -172,6 +172,36 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	    "info prints the region map"
 	expect_out "^node 1: pfn 163840-229376, 2 regions, 2 of 2 128M blocks" \
 	    "info prints the node spans"
+
+	# The cost of a sample is estimated before the first, on a machine
+	# large enough (16 GiB, 4 Mi pages) that no scan fits in 1 ms.
+	B="$WORK/big"
+	mkdir -p "$B"
+	"$MKTREE" "$B" big 16 || { echo "Bail out! kpf-mktree big failed"; exit 1; }
+	PB="--proc $B/proc --sys $B/sys"
+	rb info --source kpageflags $PB
+	expect_rc 0 "info on the 16 GiB machine"
+	expect_out "^scan estimate: +[0-9.e-]+ s per sample" \
+	    "info prints the scan estimate"
+	expect_out "4194304 pages at [0-9.]+ ns each, 1 scan thread" \
+	    "info says what the estimate rests on"
+	rb sample --source kpageflags $PB --interval 1ms --count 1 \
+	    --out "$WORK/s4" --quiet
+	expect_rc 0 "sample with an interval shorter than the scan"
+	[ "$(grep -c 'longer than the 0.001 s interval' "$WORK/err")" = 1 ]
+	ok $? "one warning line on stderr"
+	expect_err "use (--scan-threads [0-9]+ or )?--scan-fraction 0\.[0-9]+, or a longer --interval" \
+	    "the warning proposes settings that fit"
+	grep -q '^0.000,warning,"kpageflags: a sample.s scan takes about' \
+	    "$WORK/s4/events.csv"
+	ok $? "the warning is an event in events.csv"
+	grep -q '"scan_estimate_s": *[0-9]' "$WORK/s4/meta.json"
+	ok $? "meta.json keeps source.scan_estimate_s"
+	rb sample --source kpageflags $PB --interval 1h --count 1 \
+	    --out "$WORK/s5" --quiet
+	expect_rc 0 "sample with a long interval"
+	! grep -q 'longer than' "$WORK/err" "$WORK/s5/events.csv"
+	ok $? "no warning when the scan fits in the interval"
 fi
 
 done_testing
