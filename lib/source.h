@@ -48,6 +48,7 @@ struct source_config {
 	char		 proc_root[PATH_MAX];	/* --proc, default /proc */
 	char		 sys_root[PATH_MAX];	/* --sys, default /sys */
 	const char	*replay;	/* a recording read instead of /proc */
+	int		 busy_cores;	/* cores workloads are bound to */
 	void		*settings[SOURCE_COUNT];
 };
 

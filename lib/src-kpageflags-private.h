@@ -87,6 +87,8 @@ struct src_kpageflags {
 	char				 detection[256];
 
 	int				 nthreads;
+	int				 per_node;	/* a thread per node */
+	char				 threads_why[256];
 	struct src_kpageflags_worker	*workers;
 	pthread_barrier_t		 start;
 	pthread_barrier_t		 done;

@@ -299,7 +299,8 @@ src_kpageflags_thread(void *arg)
 
 /*
  * Give each thread an equal share of the online pages, cut at pfns aligned
- * to the largest buddy block so that no block is split between threads.
+ * to the largest buddy block so that no block is split between threads;
+ * or, when auto chose a thread per node, each thread one node.
  */
 static void
 src_kpageflags_cut(struct src_kpageflags *kp)
@@ -308,6 +309,22 @@ src_kpageflags_cut(struct src_kpageflags *kp)
 	uint64_t total = 0, sum = 0, want, cut, align = 1ULL << kp->maxorder;
 	int i, t = 1;
 
+	/* One thread per node: each reads its own node's pages. */
+	if (kp->per_node) {
+		kp->workers[0].lo = 0;
+		for (i = 0, t = 0; i < map->nnodes && t < kp->nthreads; i++) {
+			if (src_kpageflags_online(kp, map->nodes[i].start_pfn,
+			    map->nodes[i].end_pfn) == 0)
+				continue;
+			if (t > 0) {
+				kp->workers[t - 1].hi = map->nodes[i].start_pfn;
+				kp->workers[t].lo = map->nodes[i].start_pfn;
+			}
+			t++;
+		}
+		kp->workers[kp->nthreads - 1].hi = UINT64_MAX;
+		return;
+	}
 	for (i = 0; i < map->nsegs; i++) {
 		if (map->blocks[map->segs[i].block].online)
 			total += map->segs[i].end_pfn - map->segs[i].start_pfn;

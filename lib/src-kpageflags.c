@@ -31,6 +31,7 @@
 #include "input-file.h"
 #include "log.h"
 #include "procfs.h"
+#include "topology.h"
 #include "src-kpageflags-private.h"
 #include "units.h"
 
@@ -147,11 +148,11 @@ static const struct opt_def src_kpageflags_options[] = {
 	  .offset = offsetof(struct src_kpageflags_settings, region_map),
 	  .arg = "FILE",
 	  .help = "emulated regions from a CSV of node,start_pfn,end_pfn" },
-	{ .name = "scan-threads", .type = OPT_LONG,
-	  .offset = offsetof(struct src_kpageflags_settings, scan_threads),
-	  .arg = "N", .def = "1", .min = 1,
-	  .max = SRC_KPAGEFLAGS_MAX_THREADS,
-	  .help = "threads scanning /proc/kpageflags" },
+	{ .name = "scan-threads", .type = OPT_STRING,
+	  .offset = offsetof(struct src_kpageflags_settings,
+	  scan_threads_text), .arg = "N|auto", .def = "auto",
+	  .help = "threads scanning /proc/kpageflags (auto: one per NUMA "
+	  "node with memory, within the free cores)" },
 	{ .name = NULL }
 };
 
@@ -165,6 +166,16 @@ src_kpageflags_settings_check(void *settings, char **cause)
 
 	s->region_block = 0;
 	s->region_bytes = 0;
+	s->scan_threads = 0;
+	if (s->scan_threads_text != NULL &&
+	    strcmp(s->scan_threads_text, "auto") != 0 &&
+	    units_parse_long(s->scan_threads_text, 1,
+	    SRC_KPAGEFLAGS_MAX_THREADS, &s->scan_threads, &why) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--scan-threads: %s "
+		    "(a number of threads or 'auto')", why);
+		free(why);
+		return (rc);
+	}
 	if (s->region_size == NULL)
 		s->region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION;
 	else if (strcmp(s->region_size, "block") == 0)
@@ -276,17 +287,74 @@ src_kpageflags_build_map(struct source *src, struct src_kpageflags *kp,
 	return (region_map_build(&kp->map, &mcfg, &kp->before, cause));
 }
 
+/* The CPUs this process may run on. */
+static int
+src_kpageflags_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (CPU_COUNT(&set));
+	return (1);
+}
+
+/*
+ * --scan-threads auto: one thread per NUMA node with online memory, each
+ * reading its own node, but no more than the cores the workloads are not
+ * bound to and the CPUs this process may use.  Says why in threads_why.
+ */
+static long
+src_kpageflags_auto_threads(struct src_kpageflags *kp, int busy)
+{
+	const struct region_map *map = &kp->map;
+	struct topology topo;
+	int nodes = 0, cores = 0, pus = 0, free_cores, sorted = 1, i;
+	uint64_t last = 0;
+	long n;
+
+	for (i = 0; i < map->nnodes; i++) {
+		if (src_kpageflags_online(kp, map->nodes[i].start_pfn,
+		    map->nodes[i].end_pfn) == 0)
+			continue;
+		if (nodes > 0 && map->nodes[i].start_pfn < last)
+			sorted = 0;
+		last = map->nodes[i].end_pfn;
+		nodes++;
+	}
+	if (topology_load(&topo, NULL) == 0) {
+		topology_allowed(&topo, &cores, &pus);
+		topology_free(&topo);
+	}
+	if (pus <= 0)
+		cores = pus = src_kpageflags_cpus();
+	free_cores = cores - busy > 1 ? cores - busy : 1;
+	n = nodes > 0 ? nodes : 1;
+	if (n > free_cores)
+		n = free_cores;
+	if (n > pus)
+		n = pus;
+	if (n > SRC_KPAGEFLAGS_MAX_THREADS)
+		n = SRC_KPAGEFLAGS_MAX_THREADS;
+	kp->per_node = n == nodes && nodes > 1 && sorted;
+	snprintf(kp->threads_why, sizeof kp->threads_why, "auto: %d NUMA "
+	    "node%s with memory, %d of %d cores free of workloads, %d CPU%s "
+	    "available: %ld thread%s%s", nodes, nodes == 1 ? "" : "s",
+	    free_cores, cores, pus, pus == 1 ? "" : "s", n, n == 1 ? "" : "s", kp->per_node ?
+	    ", one per node" : n > 1 ? ", equal shares of the pages" : "");
+	return (n);
+}
+
 /* Open kpageflags, build the region map and start the scan threads. */
 static int
 src_kpageflags_open(struct source *src, char **cause)
 {
 	static const struct src_kpageflags_settings defaults = {
-		.region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION,
-		.scan_threads = 1
+		.region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION
 	};
 	const struct src_kpageflags_settings *set = src->settings;
 	struct src_kpageflags *kp;
 	const struct snap_entry *e;
+	long nthreads;
 	int rc, t;
 
 	if (set == NULL)
@@ -321,7 +389,14 @@ src_kpageflags_open(struct source *src, char **cause)
 		goto fail;
 	kp->total = xcalloc(kp->map.nkeys, sizeof *kp->total);
 	kp->zones = xcalloc(kp->map.nzones, sizeof *kp->zones);
-	src_kpageflags_start_workers(kp, set->scan_threads);
+	nthreads = set->scan_threads;
+	if (nthreads <= 0)
+		nthreads = src_kpageflags_auto_threads(kp,
+		    src->cfg.busy_cores);
+	else
+		snprintf(kp->threads_why, sizeof kp->threads_why,
+		    "--scan-threads %ld, equal shares of the pages", nthreads);
+	src_kpageflags_start_workers(kp, nthreads);
 	src_kpageflags_calibrate(kp);
 	snprintf(kp->detection, sizeof kp->detection, "not decided yet");
 	return (0);
@@ -338,17 +413,6 @@ src_kpageflags_s_per_pfn(const struct src_kpageflags *kp)
 	if (kp->calib_pfns == 0)
 		return (-1);
 	return ((double)kp->calib_ns / 1e9 / (double)kp->calib_pfns);
-}
-
-/* The CPUs this process may run on. */
-static int
-src_kpageflags_cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return (CPU_COUNT(&set));
-	return (1);
 }
 
 /* Round x down to two significant digits. */
@@ -439,6 +503,8 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	json_object_set_new(obj, "regions", json_integer(kp->map.nregions));
 	json_object_set_new(obj, "region_keys", json_integer(kp->map.nkeys));
 	json_object_set_new(obj, "scan_threads", json_integer(kp->nthreads));
+	json_object_set_new(obj, "scan_threads_why",
+	    json_string(kp->threads_why));
 	est = src_kpageflags_estimate(src, 0, &basis, &advice);
 	json_object_set_new(obj, "scan_estimate_s", est >= 0 ?
 	    json_real(est) : json_null());

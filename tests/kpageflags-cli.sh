@@ -173,6 +173,36 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_out "^node 1: pfn 163840-229376, 2 regions, 2 of 2 128M blocks" \
 	    "info prints the node spans"
 
+	# --scan-threads auto (the default): a thread per node of the
+	# synthetic machine, as far as the CPUs allow, and the same figures
+	# as one thread.
+	rb sample --source kpageflags $P --region-size 256M --count 1 \
+	    --out "$WORK/t-auto" --quiet
+	expect_rc 0 "sample with --scan-threads auto"
+	want=2
+	[ "$(nproc)" -lt 2 ] && want=1
+	grep -q "\"scan_threads\": $want," "$WORK/t-auto/meta.json"
+	ok $? "auto picks $want scan threads on 2 nodes and $(nproc) CPUs"
+	grep -q '"scan_threads_why": "auto: 2 NUMA nodes with memory, ' \
+	    "$WORK/t-auto/meta.json"
+	ok $? "meta.json says why"
+	rb sample --source kpageflags $P --region-size 256M --count 1 \
+	    --out "$WORK/t-one" --quiet --scan-threads 1
+	expect_rc 0 "sample with --scan-threads 1"
+	cut -d, -f2- "$WORK/t-auto/samples.csv" >"$WORK/t-auto.rows"
+	cut -d, -f2- "$WORK/t-one/samples.csv" >"$WORK/t-one.rows"
+	cmp -s "$WORK/t-auto.rows" "$WORK/t-one.rows"
+	ok $? "auto threads give the figures of one thread"
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c 0 "$REGIONBENCH" sample --source kpageflags $P \
+		    --count 1 --out "$WORK/t-cpu0" --quiet >/dev/null 2>&1
+		grep -q '"scan_threads": 1,' "$WORK/t-cpu0/meta.json"
+		ok $? "auto keeps to the CPUs the process may use"
+	fi
+	rb sample --source kpageflags $P --scan-threads 0 --count 1
+	expect_rc 2 "--scan-threads 0 is refused"
+	expect_err "--scan-threads: .*'auto'" "and the message says what fits"
+
 	# The cost of a sample is estimated before the first, on a machine
 	# large enough (16 GiB, 4 Mi pages) that no scan fits in 1 ms.
 	B="$WORK/big"
@@ -183,7 +213,7 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "info on the 16 GiB machine"
 	expect_out "^scan estimate: +[0-9.e-]+ s per sample" \
 	    "info prints the scan estimate"
-	expect_out "4194304 pages at [0-9.]+ ns each, 1 scan thread" \
+	expect_out "4194304 pages at [0-9.]+ ns each, [12] scan threads?" \
 	    "info says what the estimate rests on"
 	rb sample --source kpageflags $PB --interval 1ms --count 1 \
 	    --out "$WORK/s4" --quiet
