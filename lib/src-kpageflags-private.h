@@ -57,6 +57,32 @@ struct src_kpageflags_zone {
 	int		 seen;
 };
 
+/* What one thread read of one region key in a sampled scan. */
+struct src_kpageflags_strat {
+	uint64_t	 n;		/* units read */
+	double		 sum;		/* free pages per unit, summed */
+	double		 sumsq;		/* and their squares */
+};
+
+/*
+ * One region key (a stratum) in a sampled scan: the units it spans (its
+ * max-order-aligned windows), how many this sample reads, and what came
+ * of them.
+ */
+struct src_kpageflags_est {
+	uint64_t	 units;		/* N */
+	uint64_t	 want;		/* n to read, <= N */
+	uint64_t	 seed;		/* of this key's draw this sample */
+	uint64_t	 n;
+	double		 sum;
+	double		 sumsq;
+	uint64_t	 seen_free;	/* BUDDY pages in the units read */
+	uint64_t	 seen_used;	/* flagged used pages in them */
+	int		 partial;	/* n < N: the figures are estimates */
+	double		 lo;		/* 95 % interval of the BUDDY pages */
+	double		 hi;
+};
+
 struct src_kpageflags;
 
 struct src_kpageflags_worker {
@@ -67,6 +93,7 @@ struct src_kpageflags_worker {
 	uint64_t			 hi;
 	uint64_t			*buf;
 	struct src_kpageflags_acc	*acc;
+	struct src_kpageflags_strat	*strat;
 	int				 err;		/* errno, or -1: short */
 	uint64_t			 err_pfn;
 	uint64_t			 err_off;	/* bytes, when short */
@@ -107,6 +134,16 @@ struct src_kpageflags {
 	uint64_t			 last_scan_ns;
 	uint64_t			 max_scan_ns;
 
+	/* --scan-fraction: the sampled scans between full ones. */
+	double				 fraction;	/* 1: always full */
+	uint64_t			 full_every;
+	uint64_t			 seed;
+	int				 seed_given;
+	int				 sampled;	/* this sample's scan */
+	struct src_kpageflags_est	*est;
+	uint64_t			 full_scans;
+	uint64_t			 sampled_scans;
+
 	/* The cost estimate, from the calibration read at open. */
 	uint64_t			 online_pfns;
 	uint64_t			 calib_pfns;	/* 0: no estimate */
@@ -121,6 +158,8 @@ int	 src_kpageflags_run(struct src_kpageflags *kp, char **cause);
 uint64_t src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
 	     uint64_t hi);
 void	 src_kpageflags_calibrate(struct src_kpageflags *kp);
+void	 src_kpageflags_plan(struct src_kpageflags *kp, int sampled);
+double	 src_kpageflags_planned_fraction(const struct src_kpageflags *kp);
 
 /* src-kpageflags-check.c */
 void	 src_kpageflags_before(struct src_kpageflags *kp,

@@ -58,6 +58,31 @@ src_kpageflags_zoneinfo(struct source *src, struct procfile *pf,
 	return (0);
 }
 
+/*
+ * The interval of a key's free pages from a sampled scan: the interval of
+ * its BUDDY pages plus its per-CPU pages, never below the free pages seen
+ * nor above the present pages less the used pages seen, so that a key
+ * where the scan saw a used page is proven active (docs/metrics.md).
+ */
+static void
+src_kpageflags_fill_interval(struct snap_entry *e,
+    const struct src_kpageflags_est *est, const struct src_kpageflags_acc *a)
+{
+	double lo = est->lo + a->pcp, hi = est->hi + a->pcp;
+	double cap = e->present > est->seen_used ?
+	    (double)(e->present - est->seen_used) : 0;
+
+	if (hi > cap)
+		hi = cap;
+	if (lo > (double)e->free_pages)
+		lo = (double)e->free_pages;
+	if (hi < (double)e->free_pages)
+		hi = (double)e->free_pages;
+	e->free_interval = 1;
+	e->free_lo = lo > 0 ? (uint64_t)floor(lo) : 0;
+	e->free_hi = (uint64_t)ceil(hi);
+}
+
 /* Turn the counters into snapshot entries, one per region key. */
 static void
 src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
@@ -84,6 +109,8 @@ src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
 			e->used[c] = a->used[c];
 		e->used[SNAP_USED_OTHER] += a->zero - a->uninit - a->pcp;
 		e->uninit = a->uninit;
+		if (kp->sampled && kp->est[i].partial)
+			src_kpageflags_fill_interval(e, &kp->est[i], a);
 	}
 }
 
@@ -111,9 +138,17 @@ src_kpageflags_read(struct source *src, struct snapshot *snap, int flags,
 
 	t0 = units_now_ns();
 	kp->head_rule = kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY;
+	/* Full scans: all with fraction 1, else the first and every Nth. */
+	src_kpageflags_plan(kp, kp->fraction < 1 &&
+	    kp->samples % kp->full_every != 0);
+	if (kp->sampled)
+		kp->sampled_scans++;
+	else
+		kp->full_scans++;
 	if ((rc = src_kpageflags_run(kp, cause)) != 0)
 		return (rc);
-	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED) {
+	/* Telling the marking needs every page's flags. */
+	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED && !kp->sampled) {
 		src_kpageflags_detect(kp);
 		if (kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY) {
 			kp->head_rule = 1;
@@ -153,6 +188,22 @@ static const struct opt_def src_kpageflags_options[] = {
 	  scan_threads_text), .arg = "N|auto", .def = "auto",
 	  .help = "threads scanning /proc/kpageflags (auto: one per NUMA "
 	  "node with memory, within the free cores)" },
+	{ .name = "scan-fraction", .type = OPT_DOUBLE,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_fraction),
+	  .arg = "F", .def = "1", .dmin = 0, .dmax = 1,
+	  .help = "read this share of each region's pageblocks per sample, "
+	  "drawn at random, and estimate the rest with a 95% interval "
+	  "(0 < F <= 1)" },
+	{ .name = "full-scan-every", .type = OPT_U64,
+	  .offset = offsetof(struct src_kpageflags_settings, full_scan_every),
+	  .arg = "N", .def = "10", .min = 1, .max = 1000000,
+	  .help = "with --scan-fraction below 1, a full scan every N "
+	  "samples (the first is full)" },
+	{ .name = "scan-seed", .type = OPT_U64,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_seed),
+	  .arg = "N", .def = "0", .max = INT64_MAX,
+	  .help = "seed of the sampled scans' draws (0: a random one, kept "
+	  "in meta.json)" },
 	{ .name = NULL }
 };
 
@@ -167,6 +218,9 @@ src_kpageflags_settings_check(void *settings, char **cause)
 	s->region_block = 0;
 	s->region_bytes = 0;
 	s->scan_threads = 0;
+	if (!(s->scan_fraction > 0 && s->scan_fraction <= 1))
+		return (fail_with(cause, RB_EXIT_INPUT, "--scan-fraction %g: "
+		    "must be above 0 and at most 1", s->scan_fraction));
 	if (s->scan_threads_text != NULL &&
 	    strcmp(s->scan_threads_text, "auto") != 0 &&
 	    units_parse_long(s->scan_threads_text, 1,
@@ -236,6 +290,7 @@ src_kpageflags_close(struct source *src)
 		return;
 	src_kpageflags_stop_workers(kp);
 	free(kp->total);
+	free(kp->est);
 	free(kp->zones);
 	if (kp->fd != -1)
 		close(kp->fd);
@@ -397,6 +452,15 @@ src_kpageflags_open(struct source *src, char **cause)
 		snprintf(kp->threads_why, sizeof kp->threads_why,
 		    "--scan-threads %ld, equal shares of the pages", nthreads);
 	src_kpageflags_start_workers(kp, nthreads);
+	kp->fraction = set->scan_fraction > 0 && set->scan_fraction < 1 ?
+	    set->scan_fraction : 1;
+	kp->full_every = set->full_scan_every > 0 ? set->full_scan_every : 10;
+	kp->seed_given = set->scan_seed != 0;
+	kp->seed = set->scan_seed != 0 ? set->scan_seed :
+	    (units_realtime_ns() ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
+	if (kp->seed == 0)
+		kp->seed = 1;
+	kp->est = xcalloc(kp->map.nkeys, sizeof *kp->est);
 	src_kpageflags_calibrate(kp);
 	snprintf(kp->detection, sizeof kp->detection, "not decided yet");
 	return (0);
@@ -439,18 +503,24 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
     char **basis, char **advice)
 {
 	const struct src_kpageflags *kp = src->priv;
-	double per = src_kpageflags_s_per_pfn(kp), one, est, frac;
-	char *threads = NULL, *fraction = NULL;
+	double per = src_kpageflags_s_per_pfn(kp), one, est, frac, share;
+	char *threads = NULL, *fraction = NULL, fraction_text[128];
 	long need;
 
 	if (per < 0)
 		return (-1);
+	snprintf(fraction_text, sizeof fraction_text, ", %.3g of the pages "
+	    "(a full scan every %" PRIu64 " samples takes %.3g s)",
+	    src_kpageflags_planned_fraction(kp), kp->full_every,
+	    per * (double)kp->online_pfns / kp->nthreads);
 	one = per * (double)kp->online_pfns;
-	est = one / kp->nthreads;
+	share = src_kpageflags_planned_fraction(kp);
+	est = one / kp->nthreads * share;
 	*basis = xasprintf("%" PRIu64 " pages at %.1f ns each, %d scan "
-	    "thread%s; calibrated on %" PRIu64 " pages in %.1f ms",
+	    "thread%s%s; calibrated on %" PRIu64 " pages in %.1f ms",
 	    kp->online_pfns, per * 1e9, kp->nthreads, kp->nthreads == 1 ?
-	    "" : "s", kp->calib_pfns, kp->calib_ns / 1e6);
+	    "" : "s", share < 1 ? fraction_text : "", kp->calib_pfns,
+	    kp->calib_ns / 1e6);
 	if (interval_s <= 0 || est <= interval_s)
 		return (est);
 	need = (long)ceil(one / interval_s);
@@ -458,7 +528,7 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
 	    need <= SRC_KPAGEFLAGS_MAX_THREADS)
 		threads = xasprintf("--scan-threads %ld", need);
 	/* A margin of 10 %: the calibration is a few milliseconds. */
-	frac = src_kpageflags_round2(interval_s / est * 0.9);
+	frac = src_kpageflags_round2(interval_s / (est / share) * 0.9);
 	if (frac >= 0.001)
 		fraction = xasprintf("--scan-fraction %g", frac);
 	*advice = xasprintf("kpageflags: a sample's scan takes about %.3g s "
@@ -512,6 +582,25 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	    json_string(basis) : json_null());
 	free(basis);
 	free(advice);
+	json_object_set_new(obj, "scan_fraction", json_real(kp->fraction));
+	json_object_set_new(obj, "full_scan_every",
+	    json_integer((json_int_t)kp->full_every));
+	json_object_set_new(obj, "scan_seed",
+	    json_integer((json_int_t)kp->seed));
+	json_object_set_new(obj, "scan_seed_given",
+	    json_boolean(kp->seed_given));
+	json_object_set_new(obj, "sampling_unit_pages",
+	    json_integer((json_int_t)1 << kp->maxorder));
+	json_object_set_new(obj, "sampling_rule", json_string("each region "
+	    "key is a stratum of max-order-aligned units (whole pageblocks); "
+	    "a sampled scan reads a simple random sample of max(2, "
+	    "ceil(F x N)) of its N units, drawn afresh each sample, and "
+	    "scales every count by N/n; free_pages_lo/hi is the 95 % "
+	    "interval (Student t, finite population correction)"));
+	json_object_set_new(obj, "full_scans",
+	    json_integer((json_int_t)kp->full_scans));
+	json_object_set_new(obj, "sampled_scans",
+	    json_integer((json_int_t)kp->sampled_scans));
 	json_object_set_new(obj, "batch_bytes",
 	    json_integer(SRC_KPAGEFLAGS_BATCH));
 	json_object_set_new(obj, "max_order", json_integer(kp->maxorder));

@@ -308,15 +308,15 @@ kpf_tree_build(const char *dir, int head_only)
  * A large two-node machine of gib GiB (the scale benchmark and the cost
  * estimate tests): 2 GiB memory blocks, one Normal zone per node, all
  * online.  kpageflags is a sparse file of 8 bytes per pfn: its holes
- * read as pages without flags (used "other"), and the first 64 MiB of
- * each node are free (every page BUDDY), which zoneinfo and buddyinfo
- * agree with.  Returns 0, or -1 with errno when the file can't be made.
+ * read as pages without flags (used "other"), and the first 512 MiB of
+ * each node are free (every page BUDDY; an empty region at the default
+ * region size), which zoneinfo and buddyinfo agree with.  Returns 0, or -1 with errno when the file can't be made.
  */
 static int
 kpf_tree_build_big(const char *dir, unsigned gib)
 {
 	uint64_t pfns = (uint64_t)gib << 18, half = pfns / 2, *f, i;
-	uint64_t nfree = 16384, blocks = (uint64_t)gib / 2, b;
+	uint64_t nfree = 131072, blocks = (uint64_t)gib / 2, b;
 	char path[4096], text[2048], *zi;
 	size_t zlen = 0, zsize = 4096;
 	int fd, node;
