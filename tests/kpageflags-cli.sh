@@ -141,7 +141,7 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample --source kpageflags on the synthetic machine"
 	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
 	ok $? "sample --source kpageflags: node 1 region 0 row"
-	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768$' "$WORK/s/samples.csv"
+	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768,,$' "$WORK/s/samples.csv"
 	ok $? "sample: memory not initialised yet is in uninit_pages, not present, free or used"
 	rb analyze "$WORK/s"
 	expect_rc 0 "analyze the synthetic machine's sample"
@@ -232,6 +232,32 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample with a long interval"
 	! grep -q 'longer than' "$WORK/err" "$WORK/s5/events.csv"
 	ok $? "no warning when the scan fits in the interval"
+
+	# --scan-fraction: node 0 and node 1 region 0 are wholly free.  A
+	# full scan calls them empty; a sampled scan never does.
+	rb sample --source kpageflags $PB --count 3 --interval 10ms \
+	    --scan-fraction 0.05 --full-scan-every 5 --scan-seed 3 \
+	    --out "$WORK/f" --quiet
+	expect_rc 0 "sample with --scan-fraction 0.05"
+	head -1 "$WORK/f/samples.csv" | grep -q ',uninit_pages,free_pages_lo,free_pages_hi$'
+	ok $? "samples.csv ends with the interval columns"
+	[ "$(grep -c ',0,0,Normal,.*,,$' "$WORK/f/samples.csv")" = 1 ]
+	ok $? "the first sample, a full scan, has no interval"
+	[ "$(grep -c ',0,0,Normal,.*,[0-9][0-9]*,131072$' "$WORK/f/samples.csv")" = 2 ]
+	ok $? "the sampled scans give an interval"
+	grep -q '"scan_seed": 3,' "$WORK/f/meta.json"
+	ok $? "meta.json keeps the seed"
+	rb analyze "$WORK/f"
+	expect_rc 0 "analyze reads the interval columns"
+	expect_out '^  n0r0 .* unproven$' \
+	    "a free region of a sampled scan is unproven, not empty"
+	expect_out '^  empty_regions +0 .* 2 +0 ' \
+	    "empty only at the full scan: max 2, final 0"
+	expect_out '^  unproven_regions +0 ' "unproven_regions is a metric"
+	rb sample --source kpageflags $PB --count 1 --scan-fraction 0
+	expect_rc 2 "--scan-fraction 0 is refused"
+	rb sample --source kpageflags $PB --count 1 --scan-fraction 1.5
+	expect_rc 2 "--scan-fraction 1.5 is refused"
 fi
 
 done_testing

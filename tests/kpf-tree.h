@@ -312,7 +312,7 @@ kpf_tree_build(const char *dir, int head_only)
  * each node are free (every page BUDDY; an empty region at the default
  * region size), which zoneinfo and buddyinfo agree with.  Returns 0, or -1 with errno when the file can't be made.
  */
-static int
+static inline int
 kpf_tree_build_big(const char *dir, unsigned gib)
 {
 	uint64_t pfns = (uint64_t)gib << 18, half = pfns / 2, *f, i;
