@@ -503,8 +503,10 @@ src_kpageflags_online_pfn(const struct src_kpageflags *kp, uint64_t off)
  * Time the scan of a few batches spread over the online pages, on the
  * caller's thread, so that the cost of a sample is known before the
  * first: one batch (4 MiB, 512 Ki pages, about 12 ms on a real kernel)
- * and more only while under SRC_KPAGEFLAGS_CALIB_NS.  The counters it
- * leaves are overwritten by the first sample.
+ * and more only while under SRC_KPAGEFLAGS_CALIB_NS.  The first batch is
+ * read once untimed: the kernel's file costs the same every time, but a
+ * copy of it (a test tree) would be timed at its first, cold read.  The
+ * counters it leaves are overwritten by the first sample.
  */
 void
 src_kpageflags_calibrate(struct src_kpageflags *kp)
@@ -516,6 +518,11 @@ src_kpageflags_calibrate(struct src_kpageflags *kp)
 	kp->online_pfns = src_kpageflags_online(kp, 0, UINT64_MAX);
 	kp->calib_pfns = kp->calib_ns = 0;
 	if (kp->online_pfns == 0)
+		return;
+	w->lo = src_kpageflags_online_pfn(kp, 0) & ~(align - 1);
+	w->hi = w->lo + kp->batch_pfns;
+	src_kpageflags_scan(w);
+	if (w->err != 0)
 		return;
 	t0 = units_now_ns();
 	for (i = 0; i < SRC_KPAGEFLAGS_CALIB_BATCHES; i++) {

@@ -237,7 +237,7 @@ static const char kpf_tree_maps[] =
     "                  [vsyscall]\n";
 
 /* Build the whole tree under dir; head_only marks only free block heads. */
-static void
+static inline void
 kpf_tree_build(const char *dir, int head_only)
 {
 	uint64_t *f, *pm, i, vpn;
