@@ -254,6 +254,14 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_out '^  empty_regions +0 .* 2 +0 ' \
 	    "empty only at the full scan: max 2, final 0"
 	expect_out '^  unproven_regions +0 ' "unproven_regions is a metric"
+	# An interval that does not hold its estimate is bad input.
+	cp -R "$WORK/f" "$WORK/f-bad"
+	sed 's/,[0-9]*,131072$/,131073,131072/' "$WORK/f/samples.csv" \
+	    >"$WORK/f-bad/samples.csv"
+	rb analyze "$WORK/f-bad"
+	expect_rc 2 "analyze refuses an interval that misses free_pages"
+	expect_err "samples.csv:[0-9]+: free_pages_lo and free_pages_hi" \
+	    "naming file, line and the columns"
 	rb sample --source kpageflags $PB --count 1 --scan-fraction 0
 	expect_rc 2 "--scan-fraction 0 is refused"
 	rb sample --source kpageflags $PB --count 1 --scan-fraction 1.5
