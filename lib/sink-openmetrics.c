@@ -308,6 +308,11 @@ sink_openmetrics_render(struct sink_openmetrics *om,
 	    "Regions (zones summed) with memory present and none used.");
 	snprintf(v, sizeof v, "%d", rs.empty);
 	om_global(om, "regionbench_empty_regions", v);
+	om_family(om, "regionbench_unproven_regions", "gauge",
+	    "Regions a sampled scan did not read whole and did not see in "
+	    "use: neither active nor empty.");
+	snprintf(v, sizeof v, "%d", rs.unproven);
+	om_global(om, "regionbench_unproven_regions", v);
 	om_family(om, "regionbench_empty_bytes", "gauge",
 	    "Memory present in empty regions: what could be powered down.");
 	snprintf(v, sizeof v, "%" PRIu64, rs.empty_pages * om->page_size);
