@@ -394,8 +394,9 @@ src_kpageflags_auto_threads(struct src_kpageflags *kp, int busy)
 	snprintf(kp->threads_why, sizeof kp->threads_why, "auto: %d NUMA "
 	    "node%s with memory, %d of %d cores free of workloads, %d CPU%s "
 	    "available: %ld thread%s%s", nodes, nodes == 1 ? "" : "s",
-	    free_cores, cores, pus, pus == 1 ? "" : "s", n, n == 1 ? "" : "s", kp->per_node ?
-	    ", one per node" : n > 1 ? ", equal shares of the pages" : "");
+	    free_cores, cores, pus, pus == 1 ? "" : "s", n, n == 1 ? "" : "s",
+	    kp->per_node ? ", one per node" : n > 1 ? ", equal shares of the "
+	    "pages" : "");
 	return (n);
 }
 
@@ -509,13 +510,12 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
 
 	if (per < 0)
 		return (-1);
-	snprintf(fraction_text, sizeof fraction_text, ", %.3g of the pages "
-	    "(a full scan every %" PRIu64 " samples takes %.3g s)",
-	    src_kpageflags_planned_fraction(kp), kp->full_every,
-	    per * (double)kp->online_pfns / kp->nthreads);
 	one = per * (double)kp->online_pfns;
 	share = src_kpageflags_planned_fraction(kp);
 	est = one / kp->nthreads * share;
+	snprintf(fraction_text, sizeof fraction_text, ", %.3g of the pages "
+	    "(a full scan every %" PRIu64 " samples takes %.3g s)", share,
+	    kp->full_every, one / kp->nthreads);
 	*basis = xasprintf("%" PRIu64 " pages at %.1f ns each, %d scan "
 	    "thread%s%s; calibrated on %" PRIu64 " pages in %.1f ms",
 	    kp->online_pfns, per * 1e9, kp->nthreads, kp->nthreads == 1 ?

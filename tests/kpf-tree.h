@@ -310,7 +310,8 @@ kpf_tree_build(const char *dir, int head_only)
  * online.  kpageflags is a sparse file of 8 bytes per pfn: its holes
  * read as pages without flags (used "other"), and the first 512 MiB of
  * each node are free (every page BUDDY; an empty region at the default
- * region size), which zoneinfo and buddyinfo agree with.  Returns 0, or -1 with errno when the file can't be made.
+ * region size), which zoneinfo and buddyinfo agree with.  Returns 0, or
+ * -1 with errno when the file can't be made.
  */
 static inline int
 kpf_tree_build_big(const char *dir, unsigned gib)

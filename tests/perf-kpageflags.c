@@ -204,18 +204,20 @@ perf_big(void)
 		    strerror(errno));
 		return;
 	}
-	if (statvfs(dir, &sv) != 0 || (room = (uint64_t)sv.f_bavail *
-	    sv.f_frsize) < need + (256ULL << 20)) {
+	/* Room for the whole file and the rest, as df would count it. */
+	room = statvfs(dir, &sv) == 0 ? (uint64_t)sv.f_bavail * sv.f_frsize :
+	    0;
+	if (room < need + (256ULL << 20)) {
 		printf("kpageflags_1tib_scan_s=skipped (%s has %llu MiB free, "
-		    "the 1 TiB tree needs %llu MiB)\n", dir, (unsigned long long)
-		    (statvfs(dir, &sv) == 0 ? (uint64_t)sv.f_bavail *
-		    sv.f_frsize >> 20 : 0), (unsigned long long)(need >> 20));
+		    "the 1 TiB tree needs %llu MiB)\n", dir,
+		    (unsigned long long)(room >> 20),
+		    (unsigned long long)(need >> 20));
 		rmdir(dir);
 		return;
 	}
 	if (kpf_tree_build_big(dir, PERF_BIG_GIB) != 0) {
-		printf("kpageflags_1tib_scan_s=skipped (writing the tree in %s: "
-		    "%s)\n", dir, strerror(errno));
+		printf("kpageflags_1tib_scan_s=skipped (writing the tree in "
+		    "%s: %s)\n", dir, strerror(errno));
 	} else {
 		one = perf_big_scan(dir, 1, 1, &est);
 		two = perf_big_scan(dir, 2, 1, NULL);

@@ -495,7 +495,8 @@ test_fraction(void)
 	kpf_tree_build(tree_all, 0);
 	snapshot_init(&snap);
 	snapshot_init(&snap2);
-	tap_ok(open_sampled(&src, tree_all, 0.25, 1000000, 12345, 1, &cause) == 0,
+	tap_ok(open_sampled(&src, tree_all, 0.25, 1000000, 12345, 1,
+	    &cause) == 0,
 	    "fraction: open (%s)", cause ? cause : "ok");
 	tap_ok(src.ops->read(&src, &snap, 0, &cause) == 0, "fraction: first "
 	    "sample (%s)", cause ? cause : "ok");
@@ -514,7 +515,8 @@ test_fraction(void)
 		covered += e->free_lo <= 30720 && e->free_hi >= 30720;
 	}
 	rate = sampled > 0 ? (double)covered / sampled : 0;
-	tap_eq_u64((uint64_t)sampled, 400, "fraction: 400 sampled scans with intervals");
+	tap_eq_u64((uint64_t)sampled, 400, "fraction: 400 sampled scans with "
+	    "intervals");
 	tap_ok(inside, "fraction: every estimate lies inside its interval");
 	tap_ok(rate >= 0.90 && rate <= 0.99, "fraction: the 95 %% interval "
 	    "covers the true free pages in %.1f %% of the samples", rate * 100);
@@ -534,7 +536,8 @@ test_fraction(void)
 		e2 = snapshot_find(&snap2, 1, 0, "Normal");
 		if (e == NULL || e2 == NULL || (i % 4 == 0) == e->free_interval)
 			pattern = 0;
-		if (e == NULL || e2 == NULL || e->free_pages != e2->free_pages ||
+		if (e == NULL || e2 == NULL ||
+		    e->free_pages != e2->free_pages ||
 		    e->free_lo != e2->free_lo || e->free_hi != e2->free_hi ||
 		    e->present != e2->present)
 			same = 0;
