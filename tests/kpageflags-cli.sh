@@ -254,6 +254,16 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_out '^  empty_regions +0 .* 2 +0 ' \
 	    "empty only at the full scan: max 2, final 0"
 	expect_out '^  unproven_regions +0 ' "unproven_regions is a metric"
+	# A recording keeps the intervals: the replay writes the same rows.
+	rb sample --source kpageflags $PB --count 2 --interval 10ms \
+	    --scan-fraction 0.05 --full-scan-every 5 --scan-seed 3 \
+	    --record "$WORK/f-rec" --out "$WORK/f-run" --quiet
+	expect_rc 0 "record sampled scans"
+	rb sample --replay "$WORK/f-rec" --out "$WORK/f-rep" --quiet
+	expect_rc 0 "replay them"
+	grep -q ',[0-9][0-9]*,131072$' "$WORK/f-rep/samples.csv" &&
+	    cmp -s "$WORK/f-run/samples.csv" "$WORK/f-rep/samples.csv"
+	ok $? "the replay keeps the sampled scans' intervals"
 	# An interval that does not hold its estimate is bad input.
 	cp -R "$WORK/f" "$WORK/f-bad"
 	sed 's/,[0-9]*,131072$/,131073,131072/' "$WORK/f/samples.csv" \
