@@ -199,6 +199,30 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 		grep -q '"scan_threads": 1,' "$WORK/t-cpu0/meta.json"
 		ok $? "auto keeps to the CPUs the process may use"
 	fi
+	# A run whose workload binds a thread to a core leaves one core less.
+	if [ "$(nproc)" -ge 2 ]; then
+		cat >"$WORK/bind.ini" <<'EOF'
+[suite]
+name = bindtest
+description = one thread bound to a core
+interval = 100ms
+
+[phase pagetest]
+workload = pagetest
+size = 8M
+threads = 1
+cpu-bind = compact
+hold = 0s
+settle = 0s
+EOF
+		rb run "$WORK/bind.ini" --source kpageflags $P \
+		    --out "$WORK/t-bind" --quiet
+		expect_rc 0 "run with a bound workload"
+		cores=$(sed -n 's/.*"scan_threads_why": "auto: 2 NUMA nodes with memory, \([0-9]*\) of \([0-9]*\) cores.*/\1 \2/p' \
+		    "$WORK/t-bind/meta.json")
+		[ -n "$cores" ] && [ "${cores% *}" -eq $((${cores#* } - 1)) ]
+		ok $? "auto leaves the bound workload's core out ($cores)"
+	fi
 	rb sample --source kpageflags $P --scan-threads 0 --count 1
 	expect_rc 2 "--scan-threads 0 is refused"
 	expect_err "--scan-threads: .*'auto'" "and the message says what fits"
