@@ -195,7 +195,7 @@ perf_big(void)
 	char dir[128], cmd[160];
 	struct statvfs sv;
 	struct rusage ru;
-	double est, one, two, frac;
+	double est, one, two, frac, rss0;
 
 	snprintf(dir, sizeof dir, "%s/perf-kpf.XXXXXX", tmp != NULL ? tmp :
 	    "/tmp");
@@ -215,6 +215,8 @@ perf_big(void)
 		rmdir(dir);
 		return;
 	}
+	getrusage(RUSAGE_SELF, &ru);
+	rss0 = ru.ru_maxrss / 1024.0;
 	if (kpf_tree_build_big(dir, PERF_BIG_GIB) != 0) {
 		printf("kpageflags_1tib_scan_s=skipped (writing the tree in "
 		    "%s: %s)\n", dir, strerror(errno));
@@ -232,6 +234,9 @@ perf_big(void)
 		getrusage(RUSAGE_SELF, &ru);
 		printf("kpageflags_scan_peak_rss_mib=%.1f\n", ru.ru_maxrss /
 		    1024.0);
+		/* What the scans added to the process (buffers, counters). */
+		printf("kpageflags_scan_rss_growth_mib=%.1f\n",
+		    ru.ru_maxrss / 1024.0 - rss0);
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
