@@ -54,8 +54,14 @@ series_add(struct metrics *m, const struct results_times *times,
 static enum region_state
 metrics_state(const struct metrics *m, size_t at)
 {
-	return (region_metrics_state(m->res->present[at], m->res->used[at],
-	    m->res->uninit != NULL ? m->res->uninit[at] : 0,
+	const struct results *res = m->res;
+	uint64_t un = res->uninit != NULL ? res->uninit[at] : 0;
+
+	if (res->partial != NULL && res->partial[at])
+		return (region_metrics_state_sampled(res->present[at],
+		    res->used[at], res->used_lo[at], un,
+		    m->opt.empty_tolerance));
+	return (region_metrics_state(res->present[at], res->used[at], un,
 	    m->opt.empty_tolerance));
 }
 
@@ -90,6 +96,7 @@ metrics_regions(struct metrics *m)
 	const struct results_times *tm = &res->samples;
 	const uint64_t *present, *last_present = NULL;
 	double *active_v, *empty_v, *bytes_v, *ideal_v, *spread_v;
+	double *unproven_v = NULL;
 	struct region_sample rs;
 	uint64_t *sorted;
 	int s;
@@ -99,6 +106,10 @@ metrics_regions(struct metrics *m)
 	bytes_v = series_add(m, tm, "bytes", 1, "empty_bytes");
 	ideal_v = series_add(m, tm, "regions", 1, "ideal_regions");
 	spread_v = series_add(m, tm, "ratio", 1, "spread_index");
+	/* Only runs with sampled scans have regions neither proven. */
+	if (res->partial != NULL)
+		unproven_v = series_add(m, tm, "regions", 1,
+		    "unproven_regions");
 	sorted = xcalloc(res->nregions + 1, sizeof *sorted);
 	for (s = 0; s < tm->n; s++) {
 		present = res->present + (size_t)s * res->nregions;
@@ -111,13 +122,18 @@ metrics_regions(struct metrics *m)
 		}
 		region_metrics_sample(present, res->used + (size_t)s *
 		    res->nregions, res->uninit != NULL ? res->uninit +
-		    (size_t)s * res->nregions : NULL, sorted, res->nregions,
+		    (size_t)s * res->nregions : NULL, res->used_lo != NULL ?
+		    res->used_lo + (size_t)s * res->nregions : NULL,
+		    res->partial != NULL ? res->partial + (size_t)s *
+		    res->nregions : NULL, sorted, res->nregions,
 		    m->opt.empty_tolerance, &rs);
 		active_v[s] = rs.active;
 		empty_v[s] = rs.empty;
 		bytes_v[s] = (double)rs.empty_pages * res->page_size;
 		ideal_v[s] = rs.ideal;
 		spread_v[s] = rs.spread_index;
+		if (unproven_v != NULL)
+			unproven_v[s] = rs.unproven;
 	}
 	free(sorted);
 }

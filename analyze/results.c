@@ -290,10 +290,11 @@ samples_row(struct reader *rd, void *opaque)
 		&res->present, &res->free, &res->used,
 		&res->cls[RESULTS_ANON], &res->cls[RESULTS_FILE],
 		&res->cls[RESULTS_SLAB], &res->cls[RESULTS_PGTABLE],
-		&res->cls[RESULTS_OTHER], &res->uninit
+		&res->cls[RESULTS_OTHER], &res->uninit, &res->used_lo,
+		&res->partial
 	};
-	const struct slot_arrays sa = { arrays, 9, 3, res->nregions };
-	uint64_t present, free_pages, v;
+	const struct slot_arrays sa = { arrays, 11, 3, res->nregions };
+	uint64_t present, free_pages, v, lo, hi;
 	size_t at;
 	int s, r, c, again;
 
@@ -350,6 +351,34 @@ samples_row(struct reader *rd, void *opaque)
 			    res->nregions, sizeof *res->uninit);
 		res->uninit[at] += v;
 	}
+	if (field_u64(rd, CSV_SAMPLES_FREE_LO, &lo) != 0 ||
+	    field_u64(rd, CSV_SAMPLES_FREE_HI, &hi) != 0)
+		return (0);
+	if ((lo == RESULTS_UNKNOWN) != (hi == RESULTS_UNKNOWN) ||
+	    (lo != RESULTS_UNKNOWN && (lo > free_pages || hi < free_pages))) {
+		reader_fail(rd, "free_pages_lo and free_pages_hi must both be "
+		    "empty or both hold an interval around free_pages");
+		return (0);
+	}
+	if (lo != RESULTS_UNKNOWN && res->used_lo == NULL) {
+		/* The first sampled row: every row so far was exact. */
+		res->used_lo = xcalloc((size_t)tm->alloc * res->nregions,
+		    sizeof *res->used_lo);
+		res->partial = xcalloc((size_t)tm->alloc * res->nregions,
+		    sizeof *res->partial);
+		memcpy(res->used_lo, res->used, (size_t)tm->alloc *
+		    res->nregions * sizeof *res->used_lo);
+		res->used_lo[at] -= free_pages < present ? present -
+		    free_pages : 0;
+	}
+	if (res->used_lo == NULL)
+		return (0);
+	if (lo != RESULTS_UNKNOWN) {
+		res->partial[at] = 1;
+		res->used_lo[at] += hi < present ? present - hi : 0;
+	} else
+		res->used_lo[at] += free_pages < present ? present -
+		    free_pages : 0;
 	return (0);
 }
 
@@ -924,6 +953,8 @@ results_free(struct results *res)
 	for (i = 0; i < RESULTS_NCLASSES; i++)
 		free(res->cls[i]);
 	free(res->uninit);
+	free(res->used_lo);
+	free(res->partial);
 	free(res->buddy.t);
 	free(res->buddy.phase);
 	free(res->buddy_blocks);

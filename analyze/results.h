@@ -99,6 +99,15 @@ struct results {
 	uint64_t	*cls[RESULTS_NCLASSES];	/* NULL: unknown */
 	/* pages not initialised yet, not in present; NULL: none known */
 	uint64_t	*uninit;
+	/*
+	 * Sampled scans (kpageflags --scan-fraction): partial is 1 where a
+	 * zone of the region has free_pages_lo/hi, and used_lo is the
+	 * fewest used pages the region can have (present - free_pages_hi
+	 * for those zones, used for the others).  NULL: every sample was a
+	 * full scan.
+	 */
+	uint64_t	*used_lo;
+	uint64_t	*partial;
 
 	/* buddy.csv: free blocks per order */
 	struct results_times buddy;

@@ -275,6 +275,7 @@ static const char *const summary_state_names[] = {
 	[REGION_UNINIT] = "uninit",
 	[REGION_EMPTY] = "empty",
 	[REGION_ACTIVE] = "active",
+	[REGION_UNPROVEN] = "unproven",
 };
 
 /* Every region at the phase's last sample: sizes, occupancy, state. */

@@ -84,6 +84,25 @@ info_why(const struct source *src)
 	free(lines);
 }
 
+/* The time a sample is expected to take, when the source can tell. */
+static void
+info_estimate(const struct source *src)
+{
+	char *basis, *advice;
+	double est;
+
+	if ((est = source_estimate(src, 0, &basis, &advice)) >= 0) {
+		printf("scan estimate:   %.3g s per sample\n", est);
+		if (basis != NULL) {
+			fputs("  basis:         ", stdout);
+			opt_print_wrapped(stdout, basis, 17, 17,
+			    command_help_width(stdout));
+		}
+	}
+	free(basis);
+	free(advice);
+}
+
 /* regionbench info. */
 static int
 cmd_info_exec(int argc, char **argv)
@@ -117,6 +136,7 @@ cmd_info_exec(int argc, char **argv)
 	source_cli_open(&cli, &src, NULL);
 	printf("region source:   %s\n", src.ops->name);
 	info_why(&src);
+	info_estimate(&src);
 	snapshot_init(&snap);
 	/* Already reported above when unreadable: don't warn twice. */
 	if ((rc = source_read(&src, &snap, procfile_readable(cli.proc,

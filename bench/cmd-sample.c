@@ -177,6 +177,10 @@ sample_json(const struct snapshot *snap, double t_s, uint64_t seq,
 			    sample_json_u64(e->used[c]) : json_null());
 		json_object_set_new(r, "uninit_pages", e->has_used ?
 		    sample_json_u64(e->uninit) : json_null());
+		json_object_set_new(r, "free_pages_lo", e->free_interval ?
+		    sample_json_u64(e->free_lo) : json_null());
+		json_object_set_new(r, "free_pages_hi", e->free_interval ?
+		    sample_json_u64(e->free_hi) : json_null());
 		json_array_append_new(regions, r);
 	}
 	obj = json_pack("{s:f, s:I, s:s, s:s, s:o}", "t_s", t_s, "sample",

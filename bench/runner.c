@@ -204,10 +204,43 @@ runner_report(struct runner *r)
 	free(cause);
 }
 
+/*
+ * The most cores the workloads of one phase are bound to (--cpu-bind, one
+ * core per thread; threads 0 means one per core): the scan threads of
+ * the source keep off them.
+ */
+static int
+runner_busy_cores(const struct runner *r)
+{
+	const struct suite_phase *ph;
+	int i, j, bound, busy = 0, all = r->have_topo ? r->topo.cores : 0;
+	long threads;
+
+	for (i = 0; i < r->suite->nphases; i++) {
+		ph = &r->suite->phases[i];
+		bound = 0;
+		threads = 0;
+		for (j = 0; j < ph->nopts; j++) {
+			if (strcmp(ph->opts[j].key, "cpu-bind") == 0)
+				bound = strcmp(ph->opts[j].value, "none") != 0;
+			else if (strcmp(ph->opts[j].key, "threads") == 0)
+				threads = strtol(ph->opts[j].value, NULL, 10);
+		}
+		if (!bound)
+			continue;
+		if (threads <= 0 || (all > 0 && threads > all))
+			threads = all;
+		if (threads > busy)
+			busy = (int)threads;
+	}
+	return (busy);
+}
+
 /* Open the region source: live, or the one a recording gives. */
 static void
 runner_open_source(struct runner *r, struct source_cli *cli)
 {
+	cli->busy_cores = runner_busy_cores(r);
 	if (r->set->replay == NULL)
 		source_cli_open(cli, &r->src, NULL);
 	else

@@ -132,6 +132,31 @@ session_open(struct session *s, const struct session_config *cfg,
 }
 
 /*
+ * Say before the first sample when the source expects a sample to take
+ * longer than the interval (the kpageflags scan of a large machine), with
+ * the settings that would fit: on stderr and as an event.
+ */
+static void
+session_estimate(struct session *s, const struct sampler_config *scfg,
+    const char *phase)
+{
+	char *basis, *advice;
+
+	if (s->cfg.replay != NULL)
+		return;
+	source_estimate(s->cfg.src, (double)scfg->interval_ns / 1e9, &basis,
+	    &advice);
+	if (advice != NULL) {
+		log_warnx("%s", advice);
+		if (s->sinkp != NULL)
+			sink_csv_event(&s->sink, 0.0, "warning", advice, phase,
+			    NULL);
+	}
+	free(basis);
+	free(advice);
+}
+
+/*
  * Write meta.json ("running") and start the sampler.  When the sampler
  * cannot start, meta.json says "failed" and the files are closed.
  */
@@ -144,6 +169,7 @@ session_start(struct session *s, const struct sampler_config *scfg,
 	if (s->meta != NULL &&
 	    (rc = meta_writeat(s->meta, s->dirfd, s->cfg.dir, cause)) != 0)
 		return (rc);
+	session_estimate(s, scfg, first_phase);
 	if ((rc = sampler_start(&s->sampler, scfg, s->cfg.src, s->sinkp,
 	    topology, units_now_ns(), first_phase, cause)) != 0) {
 		if (s->meta != NULL) {

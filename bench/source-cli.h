@@ -15,6 +15,7 @@ struct source_cli {
 	char	*source;
 	char	*proc;
 	char	*sys;
+	int	 busy_cores;	/* cores the workloads are bound to */
 	/* Each source's own settings, by position in source_table. */
 	void	*settings[SOURCE_COUNT];
 };

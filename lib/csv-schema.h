@@ -52,7 +52,9 @@ enum csv_type {
 	X(SLAB,		"slab_pages",		CSV_INT_OPT | CSV_LATER, t) \
 	X(PGTABLE,	"pgtable_pages",	CSV_INT_OPT | CSV_LATER, t) \
 	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t) \
-	X(UNINIT,	"uninit_pages",		CSV_INT_OPT | CSV_LATER, t)
+	X(UNINIT,	"uninit_pages",		CSV_INT_OPT | CSV_LATER, t) \
+	X(FREE_LO,	"free_pages_lo",	CSV_INT_OPT | CSV_LATER, t) \
+	X(FREE_HI,	"free_pages_hi",	CSV_INT_OPT | CSV_LATER, t)
 
 #define CSV_BUDDY_COLUMNS(X, t)						\
 	CSV_SAMPLE_KEY_COLUMNS(X, t)					\

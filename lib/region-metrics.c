@@ -26,6 +26,25 @@ region_metrics_state(uint64_t present, uint64_t used, uint64_t uninit,
 	return (REGION_ACTIVE);
 }
 
+/*
+ * The state of a region a sampled scan did not read whole: used_lo is the
+ * fewest used pages it can have (present less the upper end of its free
+ * pages' interval, never below the used pages the scan saw).  It is
+ * active when even that is above the tolerance; it is never empty, since
+ * the pages not read may hold used ones.
+ */
+enum region_state
+region_metrics_state_sampled(uint64_t present, uint64_t used,
+    uint64_t used_lo, uint64_t uninit, uint64_t tolerance)
+{
+	enum region_state st;
+
+	st = region_metrics_state(present, used, uninit, tolerance);
+	if (st != REGION_EMPTY && st != REGION_ACTIVE)
+		return (st);
+	return (used_lo > tolerance ? REGION_ACTIVE : REGION_UNPROVEN);
+}
+
 /* Sort helper: larger present first. */
 static int
 region_metrics_desc(const void *a, const void *b)
@@ -70,20 +89,30 @@ region_metrics_ideal(const uint64_t *sorted, int n, uint64_t used_total)
  * The figures of one sample from the present and used pages of its n
  * regions (zones summed) and the present pages sorted largest first.
  * Pages the tolerance lets an empty region keep are left out of the used
- * total, so that ideal <= active and the spread index is >= 1.
+ * total, so that ideal <= active and the spread index is >= 1.  Regions
+ * with partial[r] set come from a sampled scan (used_lo: the fewest used
+ * pages they can have); both are NULL when every region was read whole.
  */
 void
 region_metrics_sample(const uint64_t *present, const uint64_t *used,
-    const uint64_t *uninit, const uint64_t *sorted, int n, uint64_t tolerance,
+    const uint64_t *uninit, const uint64_t *used_lo, const uint64_t *partial,
+    const uint64_t *sorted, int n, uint64_t tolerance,
     struct region_sample *out)
 {
-	uint64_t used_active = 0;
+	enum region_state st;
+	uint64_t used_active = 0, un;
 	int r;
 
 	memset(out, 0, sizeof *out);
 	for (r = 0; r < n; r++) {
-		switch (region_metrics_state(present[r], used[r],
-		    uninit != NULL ? uninit[r] : 0, tolerance)) {
+		un = uninit != NULL ? uninit[r] : 0;
+		if (partial != NULL && partial[r])
+			st = region_metrics_state_sampled(present[r], used[r],
+			    used_lo[r], un, tolerance);
+		else
+			st = region_metrics_state(present[r], used[r], un,
+			    tolerance);
+		switch (st) {
 		case REGION_EMPTY:
 			out->empty++;
 			out->empty_pages += present[r];
@@ -91,6 +120,9 @@ region_metrics_sample(const uint64_t *present, const uint64_t *used,
 		case REGION_ACTIVE:
 			out->active++;
 			used_active += used[r];
+			break;
+		case REGION_UNPROVEN:
+			out->unproven++;
 			break;
 		case REGION_HOLE:
 		case REGION_UNINIT:

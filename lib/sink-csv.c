@@ -295,7 +295,12 @@ sink_samples_row(struct sink_file *f, double t_s, const char *phase,
 	sink_printf(f, ",");
 	if (e->has_used)
 		sink_u64(f, e->uninit);
-	sink_printf(f, "\n");
+	/* Only a sampled scan's estimates have an interval. */
+	if (e->free_interval)
+		sink_printf(f, ",%" PRIu64 ",%" PRIu64 "\n", e->free_lo,
+		    e->free_hi);
+	else
+		sink_printf(f, ",,\n");
 }
 
 /* The buddy.csv rows of a key: free blocks per order. */

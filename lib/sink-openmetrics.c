@@ -203,6 +203,10 @@ om_region(struct sink_openmetrics *om, const struct snap_entry *e)
 		    sizeof *om->present);
 		om->used = xreallocarray(om->used, n, sizeof *om->used);
 		om->uninit = xreallocarray(om->uninit, n, sizeof *om->uninit);
+		om->used_lo = xreallocarray(om->used_lo, n,
+		    sizeof *om->used_lo);
+		om->partial = xreallocarray(om->partial, n,
+		    sizeof *om->partial);
 		om->sorted = xreallocarray(om->sorted, n, sizeof *om->sorted);
 		om->region_cap = n;
 	}
@@ -210,6 +214,7 @@ om_region(struct sink_openmetrics *om, const struct snap_entry *e)
 	om->regions[i].node = e->node;
 	om->regions[i].region = e->region;
 	om->present[i] = om->used[i] = om->uninit[i] = 0;
+	om->used_lo[i] = om->partial[i] = 0;
 	return (i);
 }
 
@@ -233,10 +238,17 @@ om_regions(struct sink_openmetrics *om, const struct snapshot *snap,
 		om->used[r] += snap_entry_used(e);
 		if (e->has_used)
 			om->uninit[r] += e->uninit;
+		/* A sampled scan's fewest used pages (region-metrics.c). */
+		if (e->free_interval) {
+			om->partial[r] = 1;
+			om->used_lo[r] += e->present > e->free_hi ?
+			    e->present - e->free_hi : 0;
+		} else
+			om->used_lo[r] += snap_entry_used(e);
 	}
 	region_metrics_sort_present(om->present, om->nregions, om->sorted);
-	region_metrics_sample(om->present, om->used, om->uninit, om->sorted,
-	    om->nregions, om->tolerance, rs);
+	region_metrics_sample(om->present, om->used, om->uninit, om->used_lo,
+	    om->partial, om->sorted, om->nregions, om->tolerance, rs);
 }
 
 /* Build the page of one sample in om->buf (om->len bytes). */
@@ -296,6 +308,11 @@ sink_openmetrics_render(struct sink_openmetrics *om,
 	    "Regions (zones summed) with memory present and none used.");
 	snprintf(v, sizeof v, "%d", rs.empty);
 	om_global(om, "regionbench_empty_regions", v);
+	om_family(om, "regionbench_unproven_regions", "gauge",
+	    "Regions a sampled scan did not read whole and did not see in "
+	    "use: neither active nor empty.");
+	snprintf(v, sizeof v, "%d", rs.unproven);
+	om_global(om, "regionbench_unproven_regions", v);
 	om_family(om, "regionbench_empty_bytes", "gauge",
 	    "Memory present in empty regions: what could be powered down.");
 	snprintf(v, sizeof v, "%" PRIu64, rs.empty_pages * om->page_size);
@@ -344,6 +361,8 @@ sink_openmetrics_close(struct sink_openmetrics *om)
 	free(om->present);
 	free(om->used);
 	free(om->uninit);
+	free(om->used_lo);
+	free(om->partial);
 	free(om->sorted);
 	memset(om, 0, sizeof *om);
 	om->dirfd = -1;

@@ -42,6 +42,8 @@ struct sink_openmetrics {
 	uint64_t	*present;
 	uint64_t	*used;
 	uint64_t	*uninit;	/* pages not initialised yet */
+	uint64_t	*used_lo;	/* fewest used, sampled scans */
+	uint64_t	*partial;	/* 1: a sampled scan's estimate */
 	uint64_t	*sorted;
 	int		 nregions;
 	int		 region_cap;

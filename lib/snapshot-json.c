@@ -56,6 +56,13 @@ snapshot_json_entry(const struct snapshot *snap, const struct snap_entry *e)
 	    "pcp_pages", snapshot_json_u64(e->pcp_pages),
 	    "stat_slack", snapshot_json_u64(e->stat_slack),
 	    "free_blocks", snapshot_json_array(e->free_blocks, e->norders));
+	/* A sampled scan's estimate keeps its interval. */
+	if (e->free_interval) {
+		json_object_set_new(o, "free_pages_lo",
+		    snapshot_json_u64(e->free_lo));
+		json_object_set_new(o, "free_pages_hi",
+		    snapshot_json_u64(e->free_hi));
+	}
 	if (e->has_mt_free) {
 		free_mt = json_array();
 		capped = json_array();
@@ -187,6 +194,17 @@ snapshot_json_read_entry(struct snapshot *snap, json_t *o, const char **what)
 	    e->free_blocks, SNAP_MAX_ORDERS)) < 0)
 		return (-1);
 	e->norders = n;
+	if (json_object_get(o, "free_pages_lo") != NULL ||
+	    json_object_get(o, "free_pages_hi") != NULL) {
+		*what = "free_pages_lo and free_pages_hi are not an interval "
+		    "around free_pages";
+		if (snapshot_json_get_u64(o, "free_pages_lo", &e->free_lo) !=
+		    0 || snapshot_json_get_u64(o, "free_pages_hi",
+		    &e->free_hi) != 0 || e->free_lo > e->free_pages ||
+		    e->free_hi < e->free_pages || e->free_hi == SNAP_UNKNOWN)
+			return (-1);
+		e->free_interval = 1;
+	}
 	if ((j = json_object_get(o, "mt_free")) != NULL) {
 		*what = "mt_free is not one array of order counts per "
 		    "migratetype";

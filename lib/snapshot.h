@@ -66,6 +66,14 @@ struct snap_entry {
 	 * present.
 	 */
 	uint64_t	 uninit;
+	/*
+	 * A sampled scan (kpageflags --scan-fraction) that did not read
+	 * the whole key: free_pages is an estimate, and [free_lo, free_hi]
+	 * its 95 % interval (docs/kpageflags.md).
+	 */
+	int		 free_interval;
+	uint64_t	 free_lo;
+	uint64_t	 free_hi;
 };
 
 struct snapshot {

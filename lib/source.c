@@ -113,6 +113,21 @@ source_region_bytes(const struct source *src)
 	return (map->region_pages * map->page_size);
 }
 
+/*
+ * Seconds a sample of the open source is expected to take, or < 0 when
+ * the source cannot tell; *basis and *advice (caller frees) as in
+ * source_ops.estimate, NULL when there is nothing to say.
+ */
+double
+source_estimate(const struct source *src, double interval_s, char **basis,
+    char **advice)
+{
+	*basis = *advice = NULL;
+	if (src->ops->estimate == NULL || src->priv == NULL)
+		return (-1);
+	return (src->ops->estimate(src, interval_s, basis, advice));
+}
+
 /* The source called name, or NULL. */
 const struct source_ops *
 source_lookup(const char *name)

@@ -48,6 +48,7 @@ struct source_config {
 	char		 proc_root[PATH_MAX];	/* --proc, default /proc */
 	char		 sys_root[PATH_MAX];	/* --sys, default /sys */
 	const char	*replay;	/* a recording read instead of /proc */
+	int		 busy_cores;	/* cores workloads are bound to */
 	void		*settings[SOURCE_COUNT];
 };
 
@@ -71,6 +72,13 @@ struct source_ops {
 	void		(*close)(struct source *src);
 	/* The emulated region map of an open source; NULL: it has none. */
 	const struct region_map *(*region_map)(const struct source *src);
+	/*
+	 * Seconds one sample is expected to take, measured at open (< 0:
+	 * unknown); *basis says what it rests on, and when interval_s > 0
+	 * is shorter, *advice says which settings would fit.  May be NULL.
+	 */
+	double		(*estimate)(const struct source *src, double interval_s,
+			    char **basis, char **advice);
 	/*
 	 * Why the source never gives migratetype figures (free blocks and
 	 * pageblocks per migratetype), or NULL when it reads them.
@@ -111,5 +119,7 @@ void	*source_settings_new(const struct source_ops *ops);
 void	 source_settings_free(const struct source_ops *ops, void *settings);
 const struct region_map *source_region_map(const struct source *src);
 uint64_t source_region_bytes(const struct source *src);
+double	 source_estimate(const struct source *src, double interval_s,
+	     char **basis, char **advice);
 
 #endif

@@ -21,6 +21,9 @@
 #define SRC_KPAGEFLAGS_DEFAULT_REGION (512ULL << 20)
 /* Minimum gap between blocks and pages to tell head-only marking. */
 #define SRC_KPAGEFLAGS_DETECT_MIN 64
+/* The calibration read at open: at most this many batches, this long. */
+#define SRC_KPAGEFLAGS_CALIB_BATCHES 4
+#define SRC_KPAGEFLAGS_CALIB_NS	(10 * 1000 * 1000ULL)
 
 /* How the kernel marks free blocks in kpageflags. */
 enum src_kpageflags_marking {
@@ -54,6 +57,32 @@ struct src_kpageflags_zone {
 	int		 seen;
 };
 
+/* What one thread read of one region key in a sampled scan. */
+struct src_kpageflags_strat {
+	uint64_t	 n;		/* units read */
+	double		 sum;		/* free pages per unit, summed */
+	double		 sumsq;		/* and their squares */
+};
+
+/*
+ * One region key (a stratum) in a sampled scan: the units it spans (its
+ * max-order-aligned windows), how many this sample reads, and what came
+ * of them.
+ */
+struct src_kpageflags_est {
+	uint64_t	 units;		/* N */
+	uint64_t	 want;		/* n to read, <= N */
+	uint64_t	 seed;		/* of this key's draw this sample */
+	uint64_t	 n;
+	double		 sum;
+	double		 sumsq;
+	uint64_t	 seen_free;	/* BUDDY pages in the units read */
+	uint64_t	 seen_used;	/* flagged used pages in them */
+	int		 partial;	/* n < N: the figures are estimates */
+	double		 lo;		/* 95 % interval of the BUDDY pages */
+	double		 hi;
+};
+
 struct src_kpageflags;
 
 struct src_kpageflags_worker {
@@ -64,6 +93,7 @@ struct src_kpageflags_worker {
 	uint64_t			 hi;
 	uint64_t			*buf;
 	struct src_kpageflags_acc	*acc;
+	struct src_kpageflags_strat	*strat;
 	int				 err;		/* errno, or -1: short */
 	uint64_t			 err_pfn;
 	uint64_t			 err_off;	/* bytes, when short */
@@ -84,6 +114,8 @@ struct src_kpageflags {
 	char				 detection[256];
 
 	int				 nthreads;
+	int				 per_node;	/* a thread per node */
+	char				 threads_why[256];
 	struct src_kpageflags_worker	*workers;
 	pthread_barrier_t		 start;
 	pthread_barrier_t		 done;
@@ -101,6 +133,21 @@ struct src_kpageflags {
 	char				 worst_where[64];
 	uint64_t			 last_scan_ns;
 	uint64_t			 max_scan_ns;
+
+	/* --scan-fraction: the sampled scans between full ones. */
+	double				 fraction;	/* 1: always full */
+	uint64_t			 full_every;
+	uint64_t			 seed;
+	int				 seed_given;
+	int				 sampled;	/* this sample's scan */
+	struct src_kpageflags_est	*est;
+	uint64_t			 full_scans;
+	uint64_t			 sampled_scans;
+
+	/* The cost estimate, from the calibration read at open. */
+	uint64_t			 online_pfns;
+	uint64_t			 calib_pfns;	/* 0: no estimate */
+	uint64_t			 calib_ns;
 };
 
 /* src-kpageflags-scan.c */
@@ -108,6 +155,11 @@ void	 src_kpageflags_start_workers(struct src_kpageflags *kp,
 	     long nthreads);
 void	 src_kpageflags_stop_workers(struct src_kpageflags *kp);
 int	 src_kpageflags_run(struct src_kpageflags *kp, char **cause);
+uint64_t src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
+	     uint64_t hi);
+void	 src_kpageflags_calibrate(struct src_kpageflags *kp);
+void	 src_kpageflags_plan(struct src_kpageflags *kp, int sampled);
+double	 src_kpageflags_planned_fraction(const struct src_kpageflags *kp);
 
 /* src-kpageflags-check.c */
 void	 src_kpageflags_before(struct src_kpageflags *kp,

@@ -14,13 +14,17 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "log.h"
+#include "units.h"
 #include "src-kpageflags-private.h"
 
 /* Stable bits of include/uapi/linux/kernel-page-flags.h. */
@@ -219,18 +223,37 @@ src_kpageflags_pread(struct src_kpageflags *kp, uint64_t *buf, uint64_t p,
 	return (0);
 }
 
-/* Scan the online segments of [w->lo, w->hi) into w->acc. */
-static void
-src_kpageflags_scan(struct src_kpageflags_worker *w)
+/* The first segment that ends after pfn p (binary search). */
+static int
+src_kpageflags_first_seg(const struct region_map *map, uint64_t p)
+{
+	int lo = 0, hi = map->nsegs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (map->segs[mid].end_pfn <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/*
+ * Add the online segments of [lo, hi) to w->acc; 0, or -1 with w->err
+ * set when a read failed.
+ */
+static int
+src_kpageflags_scan_range(struct src_kpageflags_worker *w, uint64_t lo,
+    uint64_t hi)
 {
 	struct src_kpageflags *kp = w->kp;
 	const struct region_map *map = &kp->map;
 	const struct region_seg *sg = map->segs;
-	uint64_t align = 1ULL << kp->maxorder, p = w->lo, wend, e, a, b;
-	int s = 0, t, u, nsegs = map->nsegs;
+	uint64_t align = 1ULL << kp->maxorder, p = lo, wend, e, a, b;
+	int s, t, u, nsegs = map->nsegs;
 
-	memset(w->acc, 0, map->nkeys * sizeof *w->acc);
-	w->err = 0;
+	s = src_kpageflags_first_seg(map, p);
 	for (;;) {
 		while (s < nsegs && (sg[s].end_pfn <= p ||
 		    !map->blocks[sg[s].block].online))
@@ -239,13 +262,13 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 			break;
 		if (sg[s].start_pfn > p)
 			p = sg[s].start_pfn;
-		if (p >= w->hi)
+		if (p >= hi)
 			break;
 		wend = p + kp->batch_pfns;
 		if (wend % align != 0)
 			wend -= wend % align;
-		if (wend > w->hi)
-			wend = w->hi;
+		if (wend > hi)
+			wend = hi;
 		t = s;
 		e = sg[s].end_pfn;
 		while (e < wend && t + 1 < nsegs && sg[t + 1].start_pfn == e &&
@@ -256,7 +279,7 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 		if ((w->err = src_kpageflags_pread(kp, w->buf, p, wend,
 		    &w->err_off)) != 0) {
 			w->err_pfn = p;
-			return;
+			return (-1);
 		}
 		for (u = s; u <= t; u++) {
 			a = sg[u].start_pfn > p ? sg[u].start_pfn : p;
@@ -275,6 +298,91 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 		}
 		p = wend;
 	}
+	return (0);
+}
+
+/* A step of splitmix64: the draws of the sampled scans. */
+static inline uint64_t
+src_kpageflags_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31));
+}
+
+/*
+ * A sampled scan of the keys: each key draws its units afresh (selection
+ * sampling, Knuth's algorithm S: a sorted simple random sample without
+ * replacement, in one pass and no memory), from a seed that every thread
+ * derives alike, and each thread reads the drawn units that start in its
+ * share of the pfns.  A key drawn whole is read whole.
+ */
+static void
+src_kpageflags_scan_sampled(struct src_kpageflags_worker *w)
+{
+	struct src_kpageflags *kp = w->kp;
+	const struct region_map *map = &kp->map;
+	const struct region_key *k;
+	const struct src_kpageflags_est *est;
+	struct src_kpageflags_strat *st;
+	uint64_t unit = 1ULL << kp->maxorder, state, j, left, first, a, b;
+	uint64_t before;
+	double y;
+	int i;
+
+	memset(w->strat, 0, map->nkeys * sizeof *w->strat);
+	for (i = 0; i < map->nkeys; i++) {
+		k = &map->keys[i];
+		est = &kp->est[i];
+		st = &w->strat[i];
+		if (est->want == 0)
+			continue;
+		if (est->want >= est->units) {
+			a = k->start_pfn > w->lo ? k->start_pfn : w->lo;
+			b = k->end_pfn < w->hi ? k->end_pfn : w->hi;
+			if (a < b && src_kpageflags_scan_range(w, a, b) != 0)
+				return;
+			continue;
+		}
+		state = est->seed;
+		left = est->want;
+		first = k->start_pfn / unit;
+		for (j = 0; j < est->units && left > 0; j++) {
+			/* Take unit j with probability left / (N - j). */
+			if ((src_kpageflags_rand(&state) >> 11) *
+			    (1.0 / 9007199254740992.0) * (est->units - j) >=
+			    left)
+				continue;
+			left--;
+			a = (first + j) * unit;
+			if (a < w->lo || a >= w->hi)
+				continue;
+			b = a + unit < k->end_pfn ? a + unit : k->end_pfn;
+			if (a < k->start_pfn)
+				a = k->start_pfn;
+			before = w->acc[i].free;
+			if (src_kpageflags_scan_range(w, a, b) != 0)
+				return;
+			y = (double)(w->acc[i].free - before);
+			st->n++;
+			st->sum += y;
+			st->sumsq += y * y;
+		}
+	}
+}
+
+/* One thread's scan: its share of the pfns, whole or sampled. */
+static void
+src_kpageflags_scan(struct src_kpageflags_worker *w)
+{
+	memset(w->acc, 0, w->kp->map.nkeys * sizeof *w->acc);
+	w->err = 0;
+	if (w->kp->sampled)
+		src_kpageflags_scan_sampled(w);
+	else
+		src_kpageflags_scan_range(w, w->lo, w->hi);
 }
 
 /* Body of the helper threads: one scan per round of the barriers. */
@@ -298,7 +406,8 @@ src_kpageflags_thread(void *arg)
 
 /*
  * Give each thread an equal share of the online pages, cut at pfns aligned
- * to the largest buddy block so that no block is split between threads.
+ * to the largest buddy block so that no block is split between threads;
+ * or, when auto chose a thread per node, each thread one node.
  */
 static void
 src_kpageflags_cut(struct src_kpageflags *kp)
@@ -307,6 +416,22 @@ src_kpageflags_cut(struct src_kpageflags *kp)
 	uint64_t total = 0, sum = 0, want, cut, align = 1ULL << kp->maxorder;
 	int i, t = 1;
 
+	/* One thread per node: each reads its own node's pages. */
+	if (kp->per_node) {
+		kp->workers[0].lo = 0;
+		for (i = 0, t = 0; i < map->nnodes && t < kp->nthreads; i++) {
+			if (src_kpageflags_online(kp, map->nodes[i].start_pfn,
+			    map->nodes[i].end_pfn) == 0)
+				continue;
+			if (t > 0) {
+				kp->workers[t - 1].hi = map->nodes[i].start_pfn;
+				kp->workers[t].lo = map->nodes[i].start_pfn;
+			}
+			t++;
+		}
+		kp->workers[kp->nthreads - 1].hi = UINT64_MAX;
+		return;
+	}
 	for (i = 0; i < map->nsegs; i++) {
 		if (map->blocks[map->segs[i].block].online)
 			total += map->segs[i].end_pfn - map->segs[i].start_pfn;
@@ -333,6 +458,231 @@ src_kpageflags_cut(struct src_kpageflags *kp)
 		kp->workers[t].lo = kp->workers[t - 1].lo;
 	}
 	kp->workers[kp->nthreads - 1].hi = UINT64_MAX;
+}
+
+/* The online pfns of the region map inside [lo, hi). */
+uint64_t
+src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
+    uint64_t hi)
+{
+	const struct region_map *map = &kp->map;
+	uint64_t n = 0, a, b;
+	int i;
+
+	for (i = 0; i < map->nsegs; i++) {
+		if (!map->blocks[map->segs[i].block].online)
+			continue;
+		a = map->segs[i].start_pfn > lo ? map->segs[i].start_pfn : lo;
+		b = map->segs[i].end_pfn < hi ? map->segs[i].end_pfn : hi;
+		if (a < b)
+			n += b - a;
+	}
+	return (n);
+}
+
+/* The pfn at which the first off online pfns of the map end. */
+static uint64_t
+src_kpageflags_online_pfn(const struct src_kpageflags *kp, uint64_t off)
+{
+	const struct region_map *map = &kp->map;
+	uint64_t len;
+	int i;
+
+	for (i = 0; i < map->nsegs; i++) {
+		if (!map->blocks[map->segs[i].block].online)
+			continue;
+		len = map->segs[i].end_pfn - map->segs[i].start_pfn;
+		if (off < len)
+			return (map->segs[i].start_pfn + off);
+		off -= len;
+	}
+	return (0);
+}
+
+/*
+ * Time the scan of a few batches spread over the online pages, on the
+ * caller's thread, so that the cost of a sample is known before the
+ * first: one batch (4 MiB, 512 Ki pages, about 12 ms on a real kernel)
+ * and more only while under SRC_KPAGEFLAGS_CALIB_NS.  The first batch is
+ * read once untimed: the kernel's file costs the same every time, but a
+ * copy of it (a test tree) would be timed at its first, cold read.  The
+ * counters it leaves are overwritten by the first sample.
+ */
+void
+src_kpageflags_calibrate(struct src_kpageflags *kp)
+{
+	struct src_kpageflags_worker *w = &kp->workers[0];
+	uint64_t align = 1ULL << kp->maxorder, t0, lo, next = 0, pfns = 0;
+	int i;
+
+	kp->online_pfns = src_kpageflags_online(kp, 0, UINT64_MAX);
+	kp->calib_pfns = kp->calib_ns = 0;
+	if (kp->online_pfns == 0)
+		return;
+	w->lo = src_kpageflags_online_pfn(kp, 0) & ~(align - 1);
+	w->hi = w->lo + kp->batch_pfns;
+	src_kpageflags_scan(w);
+	if (w->err != 0)
+		return;
+	t0 = units_now_ns();
+	for (i = 0; i < SRC_KPAGEFLAGS_CALIB_BATCHES; i++) {
+		lo = src_kpageflags_online_pfn(kp, kp->online_pfns /
+		    SRC_KPAGEFLAGS_CALIB_BATCHES * i);
+		w->lo = lo & ~(align - 1);
+		if (w->lo < next)
+			w->lo = next;
+		w->hi = w->lo + kp->batch_pfns;
+		if (src_kpageflags_online(kp, w->lo, w->hi) == 0)
+			break;
+		next = w->hi;
+		src_kpageflags_scan(w);
+		if (w->err != 0)
+			return;
+		pfns += src_kpageflags_online(kp, w->lo, w->hi);
+		if (units_now_ns() - t0 >= SRC_KPAGEFLAGS_CALIB_NS)
+			break;
+	}
+	kp->calib_ns = units_now_ns() - t0;
+	kp->calib_pfns = pfns;
+}
+
+/* The units (max-order windows) over a key's pfns. */
+static uint64_t
+src_kpageflags_units(const struct src_kpageflags *kp,
+    const struct region_key *k)
+{
+	int o = kp->maxorder;
+
+	if (k->end_pfn <= k->start_pfn)
+		return (0);
+	return (((k->end_pfn - 1) >> o) - (k->start_pfn >> o) + 1);
+}
+
+/*
+ * Plan this sample's scan: whole, or in each key a fraction of its units
+ * (at least 2, for a variance), drawn from a seed of its own that follows
+ * from the run's seed and the sample's number.
+ */
+void
+src_kpageflags_plan(struct src_kpageflags *kp, int sampled)
+{
+	struct src_kpageflags_est *est;
+	uint64_t state = kp->seed ^ (kp->samples * 0xd1b54a32d192ed03ULL);
+	int i;
+
+	kp->sampled = sampled;
+	if (!sampled)
+		return;
+	for (i = 0; i < kp->map.nkeys; i++) {
+		est = &kp->est[i];
+		est->units = src_kpageflags_units(kp, &kp->map.keys[i]);
+		est->want = (uint64_t)ceil(kp->fraction * (double)est->units);
+		if (est->want < 2)
+			est->want = 2;
+		if (est->want > est->units)
+			est->want = est->units;
+		est->seed = src_kpageflags_rand(&state);
+	}
+}
+
+/* The share of the units a sampled scan reads (>= --scan-fraction). */
+double
+src_kpageflags_planned_fraction(const struct src_kpageflags *kp)
+{
+	uint64_t units = 0, want = 0, n;
+	int i;
+
+	if (kp->fraction >= 1)
+		return (1);
+	for (i = 0; i < kp->map.nkeys; i++) {
+		n = src_kpageflags_units(kp, &kp->map.keys[i]);
+		units += n;
+		n = (uint64_t)ceil(kp->fraction * (double)n);
+		want += n < 2 ? 2 : n;
+	}
+	return (units > 0 && want < units ? (double)want / units : 1);
+}
+
+/* x times f, rounded. */
+static inline uint64_t
+src_kpageflags_scale(uint64_t x, double f)
+{
+	return ((uint64_t)llround((double)x * f));
+}
+
+/*
+ * Turn what a sampled scan read of each key into estimates of the whole
+ * key: every counter times N/n (the expansion estimator of stratified
+ * simple random sampling), and a 95 % interval of its free pages from the
+ * spread of the units' free pages, with the finite population correction
+ * and Student's t at n - 1 degrees of freedom.
+ */
+static void
+src_kpageflags_estimate_keys(struct src_kpageflags *kp)
+{
+	struct src_kpageflags_est *est;
+	struct src_kpageflags_acc *a;
+	double f, mean, s2, se, t, m, unit = (double)(1ULL << kp->maxorder);
+	uint64_t n;
+	int i, t_i, c;
+
+	for (i = 0; i < kp->map.nkeys; i++) {
+		est = &kp->est[i];
+		a = &kp->total[i];
+		est->n = 0;
+		est->sum = est->sumsq = 0;
+		for (t_i = 0; t_i < kp->nthreads; t_i++) {
+			est->n += kp->workers[t_i].strat[i].n;
+			est->sum += kp->workers[t_i].strat[i].sum;
+			est->sumsq += kp->workers[t_i].strat[i].sumsq;
+		}
+		est->seen_free = a->free;
+		est->seen_used = 0;
+		for (c = 0; c < SNAP_USED_NCLASS; c++)
+			est->seen_used += a->used[c];
+		est->partial = est->want < est->units && est->n > 0;
+		if (!est->partial)
+			continue;
+		n = est->n;
+		f = (double)est->units / n;
+		mean = est->sum / n;
+		s2 = n > 1 ? (est->sumsq - n * mean * mean) / (n - 1) : 0;
+		if (s2 < 0)
+			s2 = 0;
+		se = est->units * sqrt((1 - (double)n / est->units) * s2 / n);
+		t = n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) : 0;
+		est->lo = est->units * mean - t * se;
+		est->hi = est->units * mean + t * se;
+		/*
+		 * Units all alike (none free, or all wholly free) give no
+		 * spread to go by, and a rare kind of unit is easily missed:
+		 * then up to 3/n of the units not read may be of another
+		 * kind (the rule of three), each by as much as a unit.
+		 */
+		if (s2 == 0) {
+			m = ceil((double)(est->units - n) * 3 / n);
+			if (m > est->units - n)
+				m = (double)(est->units - n);
+			est->lo -= m * mean;
+			est->hi += m * ((double)unit - mean);
+		}
+		if (est->lo < (double)est->seen_free)
+			est->lo = (double)est->seen_free;
+
+		a->free = src_kpageflags_scale(a->free, f);
+		a->zero = src_kpageflags_scale(a->zero, f);
+		a->reserved = src_kpageflags_scale(a->reserved, f);
+		a->firmware = src_kpageflags_scale(a->firmware, f);
+		a->present = a->free + a->zero;
+		for (c = 0; c < SNAP_USED_NCLASS; c++) {
+			a->used[c] = src_kpageflags_scale(a->used[c], f);
+			a->present += a->used[c];
+		}
+		if (a->reserved > a->used[SNAP_USED_OTHER])
+			a->reserved = a->used[SNAP_USED_OTHER];
+		for (c = 0; c < SNAP_MAX_ORDERS; c++)
+			a->blocks[c] = src_kpageflags_scale(a->blocks[c], f);
+	}
 }
 
 /* Run one scan on every thread and add the counters up per key. */
@@ -378,6 +728,8 @@ src_kpageflags_run(struct src_kpageflags *kp, char **cause)
 				tot->blocks[k] += a->blocks[k];
 		}
 	}
+	if (kp->sampled)
+		src_kpageflags_estimate_keys(kp);
 	return (0);
 }
 
@@ -404,6 +756,7 @@ src_kpageflags_start_workers(struct src_kpageflags *kp, long nthreads)
 			die(RB_EXIT_ENV, "kpageflags: out of memory");
 		w->buf = buf;
 		w->acc = xcalloc(kp->map.nkeys, sizeof *w->acc);
+		w->strat = xcalloc(kp->map.nkeys, sizeof *w->strat);
 	}
 	if (kp->nthreads == 1)
 		return;
@@ -440,6 +793,7 @@ src_kpageflags_stop_workers(struct src_kpageflags *kp)
 	for (t = 0; kp->workers != NULL && t < kp->nthreads; t++) {
 		free(kp->workers[t].buf);
 		free(kp->workers[t].acc);
+		free(kp->workers[t].strat);
 	}
 	free(kp->workers);
 	kp->workers = NULL;

@@ -18,7 +18,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 #include "input-file.h"
 #include "log.h"
 #include "procfs.h"
+#include "topology.h"
 #include "src-kpageflags-private.h"
 #include "units.h"
 
@@ -52,6 +56,31 @@ src_kpageflags_zoneinfo(struct source *src, struct procfile *pf,
 	    src->buddyinfo.buf, src->buddyinfo.len, cause)) != 0)
 		return (rc);
 	return (0);
+}
+
+/*
+ * The interval of a key's free pages from a sampled scan: the interval of
+ * its BUDDY pages plus its per-CPU pages, never below the free pages seen
+ * nor above the present pages less the used pages seen, so that a key
+ * where the scan saw a used page is proven active (docs/metrics.md).
+ */
+static void
+src_kpageflags_fill_interval(struct snap_entry *e,
+    const struct src_kpageflags_est *est, const struct src_kpageflags_acc *a)
+{
+	double lo = est->lo + a->pcp, hi = est->hi + a->pcp;
+	double cap = e->present > est->seen_used ?
+	    (double)(e->present - est->seen_used) : 0;
+
+	if (hi > cap)
+		hi = cap;
+	if (lo > (double)e->free_pages)
+		lo = (double)e->free_pages;
+	if (hi < (double)e->free_pages)
+		hi = (double)e->free_pages;
+	e->free_interval = 1;
+	e->free_lo = lo > 0 ? (uint64_t)floor(lo) : 0;
+	e->free_hi = (uint64_t)ceil(hi);
 }
 
 /* Turn the counters into snapshot entries, one per region key. */
@@ -80,6 +109,8 @@ src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
 			e->used[c] = a->used[c];
 		e->used[SNAP_USED_OTHER] += a->zero - a->uninit - a->pcp;
 		e->uninit = a->uninit;
+		if (kp->sampled && kp->est[i].partial)
+			src_kpageflags_fill_interval(e, &kp->est[i], a);
 	}
 }
 
@@ -107,9 +138,17 @@ src_kpageflags_read(struct source *src, struct snapshot *snap, int flags,
 
 	t0 = units_now_ns();
 	kp->head_rule = kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY;
+	/* Full scans: all with fraction 1, else the first and every Nth. */
+	src_kpageflags_plan(kp, kp->fraction < 1 &&
+	    kp->samples % kp->full_every != 0);
+	if (kp->sampled)
+		kp->sampled_scans++;
+	else
+		kp->full_scans++;
 	if ((rc = src_kpageflags_run(kp, cause)) != 0)
 		return (rc);
-	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED) {
+	/* Telling the marking needs every page's flags. */
+	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED && !kp->sampled) {
 		src_kpageflags_detect(kp);
 		if (kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY) {
 			kp->head_rule = 1;
@@ -144,11 +183,27 @@ static const struct opt_def src_kpageflags_options[] = {
 	  .offset = offsetof(struct src_kpageflags_settings, region_map),
 	  .arg = "FILE",
 	  .help = "emulated regions from a CSV of node,start_pfn,end_pfn" },
-	{ .name = "scan-threads", .type = OPT_LONG,
-	  .offset = offsetof(struct src_kpageflags_settings, scan_threads),
-	  .arg = "N", .def = "1", .min = 1,
-	  .max = SRC_KPAGEFLAGS_MAX_THREADS,
-	  .help = "threads scanning /proc/kpageflags" },
+	{ .name = "scan-threads", .type = OPT_STRING,
+	  .offset = offsetof(struct src_kpageflags_settings,
+	  scan_threads_text), .arg = "N|auto", .def = "auto",
+	  .help = "threads scanning /proc/kpageflags (auto: one per NUMA "
+	  "node with memory, within the free cores)" },
+	{ .name = "scan-fraction", .type = OPT_DOUBLE,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_fraction),
+	  .arg = "F", .def = "1", .dmin = 0, .dmax = 1,
+	  .help = "read this share of each region's pageblocks per sample, "
+	  "drawn at random, and estimate the rest with a 95% interval "
+	  "(0 < F <= 1)" },
+	{ .name = "full-scan-every", .type = OPT_U64,
+	  .offset = offsetof(struct src_kpageflags_settings, full_scan_every),
+	  .arg = "N", .def = "10", .min = 1, .max = 1000000,
+	  .help = "with --scan-fraction below 1, a full scan every N "
+	  "samples (the first is full)" },
+	{ .name = "scan-seed", .type = OPT_U64,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_seed),
+	  .arg = "N", .def = "0", .max = INT64_MAX,
+	  .help = "seed of the sampled scans' draws (0: a random one, kept "
+	  "in meta.json)" },
 	{ .name = NULL }
 };
 
@@ -162,6 +217,19 @@ src_kpageflags_settings_check(void *settings, char **cause)
 
 	s->region_block = 0;
 	s->region_bytes = 0;
+	s->scan_threads = 0;
+	if (!(s->scan_fraction > 0 && s->scan_fraction <= 1))
+		return (fail_with(cause, RB_EXIT_INPUT, "--scan-fraction %g: "
+		    "must be above 0 and at most 1", s->scan_fraction));
+	if (s->scan_threads_text != NULL &&
+	    strcmp(s->scan_threads_text, "auto") != 0 &&
+	    units_parse_long(s->scan_threads_text, 1,
+	    SRC_KPAGEFLAGS_MAX_THREADS, &s->scan_threads, &why) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--scan-threads: %s "
+		    "(a number of threads or 'auto')", why);
+		free(why);
+		return (rc);
+	}
 	if (s->region_size == NULL)
 		s->region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION;
 	else if (strcmp(s->region_size, "block") == 0)
@@ -222,6 +290,7 @@ src_kpageflags_close(struct source *src)
 		return;
 	src_kpageflags_stop_workers(kp);
 	free(kp->total);
+	free(kp->est);
 	free(kp->zones);
 	if (kp->fd != -1)
 		close(kp->fd);
@@ -273,17 +342,75 @@ src_kpageflags_build_map(struct source *src, struct src_kpageflags *kp,
 	return (region_map_build(&kp->map, &mcfg, &kp->before, cause));
 }
 
+/* The CPUs this process may run on. */
+static int
+src_kpageflags_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (CPU_COUNT(&set));
+	return (1);
+}
+
+/*
+ * --scan-threads auto: one thread per NUMA node with online memory, each
+ * reading its own node, but no more than the cores the workloads are not
+ * bound to and the CPUs this process may use.  Says why in threads_why.
+ */
+static long
+src_kpageflags_auto_threads(struct src_kpageflags *kp, int busy)
+{
+	const struct region_map *map = &kp->map;
+	struct topology topo;
+	int nodes = 0, cores = 0, pus = 0, free_cores, sorted = 1, i;
+	uint64_t last = 0;
+	long n;
+
+	for (i = 0; i < map->nnodes; i++) {
+		if (src_kpageflags_online(kp, map->nodes[i].start_pfn,
+		    map->nodes[i].end_pfn) == 0)
+			continue;
+		if (nodes > 0 && map->nodes[i].start_pfn < last)
+			sorted = 0;
+		last = map->nodes[i].end_pfn;
+		nodes++;
+	}
+	if (topology_load(&topo, NULL) == 0) {
+		topology_allowed(&topo, &cores, &pus);
+		topology_free(&topo);
+	}
+	if (pus <= 0)
+		cores = pus = src_kpageflags_cpus();
+	free_cores = cores - busy > 1 ? cores - busy : 1;
+	n = nodes > 0 ? nodes : 1;
+	if (n > free_cores)
+		n = free_cores;
+	if (n > pus)
+		n = pus;
+	if (n > SRC_KPAGEFLAGS_MAX_THREADS)
+		n = SRC_KPAGEFLAGS_MAX_THREADS;
+	kp->per_node = n == nodes && nodes > 1 && sorted;
+	snprintf(kp->threads_why, sizeof kp->threads_why, "auto: %d NUMA "
+	    "node%s with memory, %d of %d cores free of workloads, %d CPU%s "
+	    "available: %ld thread%s%s", nodes, nodes == 1 ? "" : "s",
+	    free_cores, cores, pus, pus == 1 ? "" : "s", n, n == 1 ? "" : "s",
+	    kp->per_node ? ", one per node" : n > 1 ? ", equal shares of the "
+	    "pages" : "");
+	return (n);
+}
+
 /* Open kpageflags, build the region map and start the scan threads. */
 static int
 src_kpageflags_open(struct source *src, char **cause)
 {
 	static const struct src_kpageflags_settings defaults = {
-		.region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION,
-		.scan_threads = 1
+		.region_bytes = SRC_KPAGEFLAGS_DEFAULT_REGION
 	};
 	const struct src_kpageflags_settings *set = src->settings;
 	struct src_kpageflags *kp;
 	const struct snap_entry *e;
+	long nthreads;
 	int rc, t;
 
 	if (set == NULL)
@@ -318,13 +445,100 @@ src_kpageflags_open(struct source *src, char **cause)
 		goto fail;
 	kp->total = xcalloc(kp->map.nkeys, sizeof *kp->total);
 	kp->zones = xcalloc(kp->map.nzones, sizeof *kp->zones);
-	src_kpageflags_start_workers(kp, set->scan_threads);
+	nthreads = set->scan_threads;
+	if (nthreads <= 0)
+		nthreads = src_kpageflags_auto_threads(kp,
+		    src->cfg.busy_cores);
+	else
+		snprintf(kp->threads_why, sizeof kp->threads_why,
+		    "--scan-threads %ld, equal shares of the pages", nthreads);
+	src_kpageflags_start_workers(kp, nthreads);
+	kp->fraction = set->scan_fraction > 0 && set->scan_fraction < 1 ?
+	    set->scan_fraction : 1;
+	kp->full_every = set->full_scan_every > 0 ? set->full_scan_every : 10;
+	kp->seed_given = set->scan_seed != 0;
+	kp->seed = set->scan_seed != 0 ? set->scan_seed :
+	    (units_realtime_ns() ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
+	if (kp->seed == 0)
+		kp->seed = 1;
+	kp->est = xcalloc(kp->map.nkeys, sizeof *kp->est);
+	src_kpageflags_calibrate(kp);
 	snprintf(kp->detection, sizeof kp->detection, "not decided yet");
 	return (0);
 
 fail:
 	src_kpageflags_close(src);
 	return (rc);
+}
+
+/* Seconds per scanned page measured at open, or < 0. */
+static double
+src_kpageflags_s_per_pfn(const struct src_kpageflags *kp)
+{
+	if (kp->calib_pfns == 0)
+		return (-1);
+	return ((double)kp->calib_ns / 1e9 / (double)kp->calib_pfns);
+}
+
+/* Round x down to two significant digits. */
+static double
+src_kpageflags_round2(double x)
+{
+	double scale = 1;
+
+	if (x <= 0)
+		return (0);
+	while (x * scale < 10)
+		scale *= 10;
+	return (floor(x * scale) / scale);
+}
+
+/*
+ * The expected time of a sample: the pages it reads, at the cost per page
+ * of the calibration read, shared by the threads (assuming they scale,
+ * which they do only with free CPUs and memory bandwidth).  When the
+ * interval is shorter, propose the threads and the fraction that fit.
+ */
+static double
+src_kpageflags_estimate(const struct source *src, double interval_s,
+    char **basis, char **advice)
+{
+	const struct src_kpageflags *kp = src->priv;
+	double per = src_kpageflags_s_per_pfn(kp), one, est, frac, share;
+	char *threads = NULL, *fraction = NULL, fraction_text[128];
+	long need;
+
+	if (per < 0)
+		return (-1);
+	one = per * (double)kp->online_pfns;
+	share = src_kpageflags_planned_fraction(kp);
+	est = one / kp->nthreads * share;
+	snprintf(fraction_text, sizeof fraction_text, ", %.3g of the pages "
+	    "(a full scan every %" PRIu64 " samples takes %.3g s)", share,
+	    kp->full_every, one / kp->nthreads);
+	*basis = xasprintf("%" PRIu64 " pages at %.1f ns each, %d scan "
+	    "thread%s%s; calibrated on %" PRIu64 " pages in %.1f ms",
+	    kp->online_pfns, per * 1e9, kp->nthreads, kp->nthreads == 1 ?
+	    "" : "s", share < 1 ? fraction_text : "", kp->calib_pfns,
+	    kp->calib_ns / 1e6);
+	if (interval_s <= 0 || est <= interval_s)
+		return (est);
+	need = (long)ceil(one / interval_s);
+	if (need > kp->nthreads && need <= src_kpageflags_cpus() &&
+	    need <= SRC_KPAGEFLAGS_MAX_THREADS)
+		threads = xasprintf("--scan-threads %ld", need);
+	/* A margin of 10 %: the calibration is a few milliseconds. */
+	frac = src_kpageflags_round2(interval_s / (est / share) * 0.9);
+	if (frac >= 0.001)
+		fraction = xasprintf("--scan-fraction %g", frac);
+	*advice = xasprintf("kpageflags: a sample's scan takes about %.3g s "
+	    "(%s), longer than the %.3g s interval: use %s%s%s%sa longer "
+	    "--interval", est, *basis, interval_s,
+	    threads != NULL ? threads : "", threads != NULL ? " or " : "",
+	    fraction != NULL ? fraction : "", fraction != NULL ? ", or " : "");
+	free(threads);
+	free(fraction);
+	return (est);
 }
 
 /* Settings and findings for meta.json. */
@@ -334,7 +548,8 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	struct src_kpageflags *kp = src->priv;
 	const char *marking = "undecided";
 	json_t *acc, *unchecked, *pcp;
-	char name[64];
+	char name[64], *basis = NULL, *advice = NULL;
+	double est;
 	uint64_t fw;
 	int i;
 
@@ -358,6 +573,34 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	json_object_set_new(obj, "regions", json_integer(kp->map.nregions));
 	json_object_set_new(obj, "region_keys", json_integer(kp->map.nkeys));
 	json_object_set_new(obj, "scan_threads", json_integer(kp->nthreads));
+	json_object_set_new(obj, "scan_threads_why",
+	    json_string(kp->threads_why));
+	est = src_kpageflags_estimate(src, 0, &basis, &advice);
+	json_object_set_new(obj, "scan_estimate_s", est >= 0 ?
+	    json_real(est) : json_null());
+	json_object_set_new(obj, "scan_estimate_basis", basis != NULL ?
+	    json_string(basis) : json_null());
+	free(basis);
+	free(advice);
+	json_object_set_new(obj, "scan_fraction", json_real(kp->fraction));
+	json_object_set_new(obj, "full_scan_every",
+	    json_integer((json_int_t)kp->full_every));
+	json_object_set_new(obj, "scan_seed",
+	    json_integer((json_int_t)kp->seed));
+	json_object_set_new(obj, "scan_seed_given",
+	    json_boolean(kp->seed_given));
+	json_object_set_new(obj, "sampling_unit_pages",
+	    json_integer((json_int_t)1 << kp->maxorder));
+	json_object_set_new(obj, "sampling_rule", json_string("each region "
+	    "key is a stratum of max-order-aligned units (whole pageblocks); "
+	    "a sampled scan reads a simple random sample of max(2, "
+	    "ceil(F x N)) of its N units, drawn afresh each sample, and "
+	    "scales every count by N/n; free_pages_lo/hi is the 95 % "
+	    "interval (Student t, finite population correction)"));
+	json_object_set_new(obj, "full_scans",
+	    json_integer((json_int_t)kp->full_scans));
+	json_object_set_new(obj, "sampled_scans",
+	    json_integer((json_int_t)kp->sampled_scans));
 	json_object_set_new(obj, "batch_bytes",
 	    json_integer(SRC_KPAGEFLAGS_BATCH));
 	json_object_set_new(obj, "max_order", json_integer(kp->maxorder));
@@ -432,6 +675,7 @@ const struct source_ops src_kpageflags_ops = {
 	.describe = src_kpageflags_describe,
 	.close = src_kpageflags_close,
 	.region_map = src_kpageflags_region_map,
+	.estimate = src_kpageflags_estimate,
 	.no_migratetypes = "the kpageflags source gives no migratetype per "
 	    "pageblock or per free block: /proc/kpageflags has no migratetype "
 	    "bits (docs/csv-schema.md)",

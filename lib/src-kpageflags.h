@@ -16,7 +16,11 @@
 struct src_kpageflags_settings {
 	char		*region_size;	/* option text: SIZE or "block" */
 	char		*region_map;	/* CSV of node,start_pfn,end_pfn */
-	long		 scan_threads;
+	char		*scan_threads_text;	/* option text: N or "auto" */
+	long		 scan_threads;	/* 0: auto (from the text) */
+	double		 scan_fraction;	/* (0, 1]; 0 (unset) means 1 */
+	uint64_t	 full_scan_every;	/* 0 (unset) means 10 */
+	uint64_t	 scan_seed;	/* 0: drawn at open */
 	/* Derived from region_size by the check hook. */
 	uint64_t	 region_bytes;	/* bytes per region (not block) */
 	int		 region_block;	/* one region per memory block */

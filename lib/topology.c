@@ -74,6 +74,35 @@ topology_json(const struct topology *topo)
 	return (obj);
 }
 
+/*
+ * The cores and PUs this process may run on (its CPU binding, which
+ * taskset, cgroups or a container may narrow); -1 when hwloc can't say.
+ */
+int
+topology_allowed(const struct topology *topo, int *cores, int *pus)
+{
+	hwloc_topology_t t = topo->hwloc;
+	hwloc_bitmap_t set;
+	hwloc_obj_t core = NULL;
+
+	*cores = *pus = 0;
+	if (t == NULL)
+		return (-1);
+	set = hwloc_bitmap_alloc();
+	if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == -1)
+		hwloc_bitmap_copy(set, hwloc_topology_get_topology_cpuset(t));
+	*pus = hwloc_bitmap_weight(set);
+	while ((core = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE,
+	    core)) != NULL) {
+		if (hwloc_bitmap_intersects(core->cpuset, set))
+			(*cores)++;
+	}
+	if (*cores == 0)
+		*cores = *pus;
+	hwloc_bitmap_free(set);
+	return (*pus > 0 ? 0 : -1);
+}
+
 /* OS index of the last PU, where the sampler stays out of the way. */
 int
 topology_last_pu(const struct topology *topo)

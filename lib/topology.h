@@ -29,6 +29,7 @@ int	 topology_load(struct topology *topo, char **cause);
 void	 topology_free(struct topology *topo);
 json_t	*topology_json(const struct topology *topo);
 int	 topology_last_pu(const struct topology *topo);
+int	 topology_allowed(const struct topology *topo, int *cores, int *pus);
 int	 topology_bind_self(const struct topology *topo, int pu, char **cause);
 
 #endif

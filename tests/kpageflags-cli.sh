@@ -141,7 +141,7 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample --source kpageflags on the synthetic machine"
 	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
 	ok $? "sample --source kpageflags: node 1 region 0 row"
-	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768$' "$WORK/s/samples.csv"
+	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768,,$' "$WORK/s/samples.csv"
 	ok $? "sample: memory not initialised yet is in uninit_pages, not present, free or used"
 	rb analyze "$WORK/s"
 	expect_rc 0 "analyze the synthetic machine's sample"
@@ -172,6 +172,134 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	    "info prints the region map"
 	expect_out "^node 1: pfn 163840-229376, 2 regions, 2 of 2 128M blocks" \
 	    "info prints the node spans"
+
+	# --scan-threads auto (the default): a thread per node of the
+	# synthetic machine, as far as the CPUs allow, and the same figures
+	# as one thread.
+	rb sample --source kpageflags $P --region-size 256M --count 1 \
+	    --out "$WORK/t-auto" --quiet
+	expect_rc 0 "sample with --scan-threads auto"
+	want=2
+	[ "$(nproc)" -lt 2 ] && want=1
+	grep -q "\"scan_threads\": $want," "$WORK/t-auto/meta.json"
+	ok $? "auto picks $want scan threads on 2 nodes and $(nproc) CPUs"
+	grep -q '"scan_threads_why": "auto: 2 NUMA nodes with memory, ' \
+	    "$WORK/t-auto/meta.json"
+	ok $? "meta.json says why"
+	rb sample --source kpageflags $P --region-size 256M --count 1 \
+	    --out "$WORK/t-one" --quiet --scan-threads 1
+	expect_rc 0 "sample with --scan-threads 1"
+	cut -d, -f2- "$WORK/t-auto/samples.csv" >"$WORK/t-auto.rows"
+	cut -d, -f2- "$WORK/t-one/samples.csv" >"$WORK/t-one.rows"
+	cmp -s "$WORK/t-auto.rows" "$WORK/t-one.rows"
+	ok $? "auto threads give the figures of one thread"
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c 0 "$REGIONBENCH" sample --source kpageflags $P \
+		    --count 1 --out "$WORK/t-cpu0" --quiet >/dev/null 2>&1
+		grep -q '"scan_threads": 1,' "$WORK/t-cpu0/meta.json"
+		ok $? "auto keeps to the CPUs the process may use"
+	fi
+	# A run whose workload binds a thread to a core leaves one core less.
+	if [ "$(nproc)" -ge 2 ]; then
+		cat >"$WORK/bind.ini" <<'EOF'
+[suite]
+name = bindtest
+description = one thread bound to a core
+interval = 100ms
+
+[phase pagetest]
+workload = pagetest
+size = 8M
+threads = 1
+cpu-bind = compact
+hold = 0s
+settle = 0s
+EOF
+		rb run "$WORK/bind.ini" --source kpageflags $P \
+		    --out "$WORK/t-bind" --quiet
+		expect_rc 0 "run with a bound workload"
+		cores=$(sed -n 's/.*"scan_threads_why": "auto: 2 NUMA nodes with memory, \([0-9]*\) of \([0-9]*\) cores.*/\1 \2/p' \
+		    "$WORK/t-bind/meta.json")
+		[ -n "$cores" ] && [ "${cores% *}" -eq $((${cores#* } - 1)) ]
+		ok $? "auto leaves the bound workload's core out ($cores)"
+	fi
+	rb sample --source kpageflags $P --scan-threads 0 --count 1
+	expect_rc 2 "--scan-threads 0 is refused"
+	expect_err "--scan-threads: .*'auto'" "and the message says what fits"
+
+	# The cost of a sample is estimated before the first, on a machine
+	# large enough (16 GiB, 4 Mi pages) that no scan fits in 1 ms.
+	B="$WORK/big"
+	mkdir -p "$B"
+	"$MKTREE" "$B" big 16 || { echo "Bail out! kpf-mktree big failed"; exit 1; }
+	PB="--proc $B/proc --sys $B/sys"
+	rb info --source kpageflags $PB
+	expect_rc 0 "info on the 16 GiB machine"
+	expect_out "^scan estimate: +[0-9.e-]+ s per sample" \
+	    "info prints the scan estimate"
+	expect_out "4194304 pages at [0-9.]+ ns each, [12] scan threads?" \
+	    "info says what the estimate rests on"
+	rb sample --source kpageflags $PB --interval 1ms --count 1 \
+	    --out "$WORK/s4" --quiet
+	expect_rc 0 "sample with an interval shorter than the scan"
+	[ "$(grep -c 'longer than the 0.001 s interval' "$WORK/err")" = 1 ]
+	ok $? "one warning line on stderr"
+	expect_err "use (--scan-threads [0-9]+ or )?--scan-fraction 0\.[0-9]+, or a longer --interval" \
+	    "the warning proposes settings that fit"
+	grep -q '^0.000,warning,"kpageflags: a sample.s scan takes about' \
+	    "$WORK/s4/events.csv"
+	ok $? "the warning is an event in events.csv"
+	grep -q '"scan_estimate_s": *[0-9]' "$WORK/s4/meta.json"
+	ok $? "meta.json keeps source.scan_estimate_s"
+	rb sample --source kpageflags $PB --interval 1h --count 1 \
+	    --out "$WORK/s5" --quiet
+	expect_rc 0 "sample with a long interval"
+	! grep -q 'longer than' "$WORK/err" "$WORK/s5/events.csv"
+	ok $? "no warning when the scan fits in the interval"
+
+	# --scan-fraction: node 0 and node 1 region 0 are wholly free.  A
+	# full scan calls them empty; a sampled scan never does.
+	rb sample --source kpageflags $PB --count 3 --interval 10ms \
+	    --scan-fraction 0.05 --full-scan-every 5 --scan-seed 3 \
+	    --out "$WORK/f" --quiet
+	expect_rc 0 "sample with --scan-fraction 0.05"
+	head -1 "$WORK/f/samples.csv" | grep -q ',uninit_pages,free_pages_lo,free_pages_hi$'
+	ok $? "samples.csv ends with the interval columns"
+	[ "$(grep -c ',0,0,Normal,.*,,$' "$WORK/f/samples.csv")" = 1 ]
+	ok $? "the first sample, a full scan, has no interval"
+	[ "$(grep -c ',0,0,Normal,.*,[0-9][0-9]*,131072$' "$WORK/f/samples.csv")" = 2 ]
+	ok $? "the sampled scans give an interval"
+	grep -q '"scan_seed": 3,' "$WORK/f/meta.json"
+	ok $? "meta.json keeps the seed"
+	rb analyze "$WORK/f"
+	expect_rc 0 "analyze reads the interval columns"
+	expect_out '^  n0r0 .* unproven$' \
+	    "a free region of a sampled scan is unproven, not empty"
+	expect_out '^  empty_regions +0 .* 2 +0 ' \
+	    "empty only at the full scan: max 2, final 0"
+	expect_out '^  unproven_regions +0 ' "unproven_regions is a metric"
+	# A recording keeps the intervals: the replay writes the same rows.
+	rb sample --source kpageflags $PB --count 2 --interval 10ms \
+	    --scan-fraction 0.05 --full-scan-every 5 --scan-seed 3 \
+	    --record "$WORK/f-rec" --out "$WORK/f-run" --quiet
+	expect_rc 0 "record sampled scans"
+	rb sample --replay "$WORK/f-rec" --out "$WORK/f-rep" --quiet
+	expect_rc 0 "replay them"
+	grep -q ',[0-9][0-9]*,131072$' "$WORK/f-rep/samples.csv" &&
+	    cmp -s "$WORK/f-run/samples.csv" "$WORK/f-rep/samples.csv"
+	ok $? "the replay keeps the sampled scans' intervals"
+	# An interval that does not hold its estimate is bad input.
+	cp -R "$WORK/f" "$WORK/f-bad"
+	sed 's/,[0-9]*,131072$/,131073,131072/' "$WORK/f/samples.csv" \
+	    >"$WORK/f-bad/samples.csv"
+	rb analyze "$WORK/f-bad"
+	expect_rc 2 "analyze refuses an interval that misses free_pages"
+	expect_err "samples.csv:[0-9]+: free_pages_lo and free_pages_hi" \
+	    "naming file, line and the columns"
+	rb sample --source kpageflags $PB --count 1 --scan-fraction 0
+	expect_rc 2 "--scan-fraction 0 is refused"
+	rb sample --source kpageflags $PB --count 1 --scan-fraction 1.5
+	expect_rc 2 "--scan-fraction 1.5 is refused"
 fi
 
 done_testing

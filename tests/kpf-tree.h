@@ -16,10 +16,12 @@
 #define RB_KPF_TREE_H
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,7 +237,7 @@ static const char kpf_tree_maps[] =
     "                  [vsyscall]\n";
 
 /* Build the whole tree under dir; head_only marks only free block heads. */
-static void
+static inline void
 kpf_tree_build(const char *dir, int head_only)
 {
 	uint64_t *f, *pm, i, vpn;
@@ -300,6 +302,88 @@ kpf_tree_build(const char *dir, int head_only)
 	kpf_tree_block(dir, 3, 0, "online", "Normal");
 	kpf_tree_block(dir, 5, 1, "online", "Normal");
 	kpf_tree_block(dir, 6, 1, "online", "Normal");
+}
+
+/*
+ * A large two-node machine of gib GiB (the scale benchmark and the cost
+ * estimate tests): 2 GiB memory blocks, one Normal zone per node, all
+ * online.  kpageflags is a sparse file of 8 bytes per pfn: its holes
+ * read as pages without flags (used "other"), and the first 512 MiB of
+ * each node are free (every page BUDDY; an empty region at the default
+ * region size), which zoneinfo and buddyinfo agree with.  Returns 0, or
+ * -1 with errno when the file can't be made.
+ */
+static inline int
+kpf_tree_build_big(const char *dir, unsigned gib)
+{
+	uint64_t pfns = (uint64_t)gib << 18, half = pfns / 2, *f, i;
+	uint64_t nfree = 131072, blocks = (uint64_t)gib / 2, b;
+	char path[4096], text[2048], *zi;
+	size_t zlen = 0, zsize = 4096;
+	int fd, node;
+
+	snprintf(path, sizeof path, "%s/proc", dir);
+	if (mkdir(path, 0755) == -1 && errno != EEXIST)
+		return (-1);
+	snprintf(path, sizeof path, "%s/proc/kpageflags", dir);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) == -1)
+		return (-1);
+	if (ftruncate(fd, (off_t)(pfns * sizeof *f)) == -1) {
+		close(fd);
+		return (-1);
+	}
+	if ((f = malloc(nfree * sizeof *f)) == NULL)
+		exit(99);
+	for (i = 0; i < nfree; i++)
+		f[i] = T_BUDDY;
+	for (node = 0; node < 2; node++) {
+		if (pwrite(fd, f, nfree * sizeof *f, (off_t)(half * node *
+		    sizeof *f)) != (ssize_t)(nfree * sizeof *f)) {
+			close(fd);
+			free(f);
+			return (-1);
+		}
+	}
+	free(f);
+	if (close(fd) == -1)
+		return (-1);
+
+	if ((zi = malloc(zsize)) == NULL)
+		exit(99);
+	for (node = 0; node < 2; node++) {
+		zlen += snprintf(zi + zlen, zsize - zlen,
+		    "Node %d, zone   Normal\n"
+		    "  pages free     %" PRIu64 "\n"
+		    "        min      100\n"
+		    "        spanned  %" PRIu64 "\n"
+		    "        present  %" PRIu64 "\n"
+		    "        managed  %" PRIu64 "\n"
+		    "        protection: (0, 0, 0, 0)\n"
+		    "  pagesets\n"
+		    "    cpu: 0\n"
+		    "              count:    0\n"
+		    "              high:     100\n"
+		    "              batch:    63\n"
+		    "  vm stats threshold: 4\n"
+		    "  node_unreclaimable:  0\n"
+		    "  start_pfn:           %" PRIu64 "\n", node, nfree, half,
+		    half, half, half * node);
+	}
+	kpf_tree_text(dir, "proc/zoneinfo", zi);
+	free(zi);
+	snprintf(text, sizeof text,
+	    "Node 0, zone   Normal      0      0      0      0      0      0"
+	    "      0      0      0      0     %" PRIu64 " \n"
+	    "Node 1, zone   Normal      0      0      0      0      0      0"
+	    "      0      0      0      0     %" PRIu64 " \n",
+	    nfree / 1024, nfree / 1024);
+	kpf_tree_text(dir, "proc/buddyinfo", text);
+	kpf_tree_text(dir, "sys/devices/system/memory/block_size_bytes",
+	    "80000000\n");
+	for (b = 0; b < blocks; b++)
+		kpf_tree_block(dir, (int)b, b < blocks / 2 ? 0 : 1, "online",
+		    "Normal");
+	return (0);
 }
 
 #endif

@@ -7,6 +7,17 @@
  * scan threads.  placement_pages_per_s scans a child holding 1 GiB.
  * kpageflags_allocs_per_sample counts malloc calls per sample after the
  * first (must be 0: everything is set up at open).
+ *
+ * The scale part needs no root: it writes the proc and sys trees of a
+ * 1 TiB, two-node machine (268 Mi pfns; a 2 GiB sparse kpageflags file)
+ * into a temporary directory, removed afterwards, and times the scanner
+ * over it: kpageflags_1tib_scan_s with one thread, _2t_s with two and
+ * _frac_s with --scan-fraction 0.05 (a sampled scan), the estimate made
+ * at open, and the process's peak
+ * resident memory (kpageflags_scan_peak_rss_mib), which the fixed 4 MiB
+ * batches keep independent of the memory size.  The file reads from the
+ * page cache, so this is the scanner's own cost, not the kernel's work
+ * behind /proc/kpageflags (about 23 ns per pfn on one thread).
  */
 #include "config.h"
 
@@ -15,8 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "kpf-tree.h"
 
 #include "log.h"
 #include "placement.h"
@@ -29,6 +44,8 @@
 #define PERF_ROUNDS	11
 #define PERF_BATCH	(4 << 20)
 #define PERF_CHILD_MB	1024
+#define PERF_BIG_GIB	1024
+#define PERF_BIG_ROUNDS	3
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -98,6 +115,134 @@ perf_open(struct source *src, int threads)
 		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
 }
 
+/* One sample of the source, in seconds. */
+static double
+perf_sample(struct source *src, struct snapshot *snap)
+{
+	uint64_t t0 = units_now_ns();
+	char *cause = NULL;
+
+	if (src->ops->read(src, snap, 0, &cause) != 0)
+		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
+	return ((units_now_ns() - t0) / 1e9);
+}
+
+/* Open the source on a tree with the given scan settings. */
+static int
+perf_open_tree(struct source *src, struct src_kpageflags_settings *set,
+    const char *tree, int threads, double fraction, char **cause)
+{
+	memset(src, 0, sizeof *src);
+	memset(set, 0, sizeof *set);
+	src->ops = &src_kpageflags_ops;
+	if (snprintf(src->cfg.proc_root, sizeof src->cfg.proc_root, "%s/proc",
+	    tree) >= (int)sizeof src->cfg.proc_root ||
+	    snprintf(src->cfg.sys_root, sizeof src->cfg.sys_root, "%s/sys",
+	    tree) >= (int)sizeof src->cfg.sys_root)
+		return (-1);
+	set->region_bytes = 512 << 20;
+	set->scan_threads = threads;
+	set->scan_fraction = fraction;
+	set->full_scan_every = 1000000;
+	set->scan_seed = 1;
+	src->settings = set;
+	procfile_init(&src->zoneinfo);
+	procfile_init(&src->buddyinfo);
+	return (src->ops->open(src, cause));
+}
+
+/* Median seconds of the sampled (or full) scans of one setting. */
+static double
+perf_big_scan(const char *tree, int threads, double fraction, double *est)
+{
+	struct src_kpageflags_settings set;
+	struct snapshot snap;
+	struct source src;
+	double t[PERF_BIG_ROUNDS];
+	char *cause = NULL, *basis, *advice;
+	int i;
+
+	snapshot_init(&snap);
+	if (perf_open_tree(&src, &set, tree, threads, fraction, &cause) != 0)
+		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
+	if (est != NULL) {
+		*est = source_estimate(&src, 0, &basis, &advice);
+		free(basis);
+		free(advice);
+	}
+	/* The first sample is always a full scan. */
+	if (fraction < 1)
+		perf_sample(&src, &snap);
+	for (i = 0; i < PERF_BIG_ROUNDS; i++)
+		t[i] = perf_sample(&src, &snap);
+	src.ops->close(&src);
+	procfile_free(&src.zoneinfo);
+	procfile_free(&src.buddyinfo);
+	snapshot_free(&snap);
+	return (perf_median(t, PERF_BIG_ROUNDS));
+}
+
+/*
+ * The scale benchmark: a 1 TiB machine written to a temporary directory
+ * when the file system has room for its kpageflags file (sparse, but not
+ * every file system keeps holes).
+ */
+static void
+perf_big(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	uint64_t need = (uint64_t)PERF_BIG_GIB << 21, room;
+	char dir[128], cmd[160];
+	struct statvfs sv;
+	struct rusage ru;
+	double est, one, two, frac, rss0;
+
+	snprintf(dir, sizeof dir, "%s/perf-kpf.XXXXXX", tmp != NULL ? tmp :
+	    "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		printf("kpageflags_1tib_scan_s=skipped (mkdtemp %s: %s)\n", dir,
+		    strerror(errno));
+		return;
+	}
+	/* Room for the whole file and the rest, as df would count it. */
+	room = statvfs(dir, &sv) == 0 ? (uint64_t)sv.f_bavail * sv.f_frsize :
+	    0;
+	if (room < need + (256ULL << 20)) {
+		printf("kpageflags_1tib_scan_s=skipped (%s has %llu MiB free, "
+		    "the 1 TiB tree needs %llu MiB)\n", dir,
+		    (unsigned long long)(room >> 20),
+		    (unsigned long long)(need >> 20));
+		rmdir(dir);
+		return;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	rss0 = ru.ru_maxrss / 1024.0;
+	if (kpf_tree_build_big(dir, PERF_BIG_GIB) != 0) {
+		printf("kpageflags_1tib_scan_s=skipped (writing the tree in "
+		    "%s: %s)\n", dir, strerror(errno));
+	} else {
+		one = perf_big_scan(dir, 1, 1, &est);
+		two = perf_big_scan(dir, 2, 1, NULL);
+		frac = perf_big_scan(dir, 1, 0.05, NULL);
+		printf("kpageflags_1tib_pfns=%llu\n",
+		    (unsigned long long)PERF_BIG_GIB << 18);
+		printf("kpageflags_1tib_estimate_s=%.3f\n", est);
+		printf("kpageflags_1tib_scan_s=%.3f\n", one);
+		printf("kpageflags_1tib_scan_2t_s=%.3f\n", two);
+		printf("kpageflags_1tib_scan_fraction=0.05\n");
+		printf("kpageflags_1tib_scan_frac_s=%.3f\n", frac);
+		getrusage(RUSAGE_SELF, &ru);
+		printf("kpageflags_scan_peak_rss_mib=%.1f\n", ru.ru_maxrss /
+		    1024.0);
+		/* What the scans added to the process (buffers, counters). */
+		printf("kpageflags_scan_rss_growth_mib=%.1f\n",
+		    ru.ru_maxrss / 1024.0 - rss0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "perf-kpageflags: could not remove %s\n", dir);
+}
+
 /* The baseline: read the same online byte ranges with plain preads. */
 static double
 perf_plain(const struct region_map *map, char *buf)
@@ -124,18 +269,6 @@ perf_plain(const struct region_map *map, char *buf)
 		}
 	}
 	close(fd);
-	return ((units_now_ns() - t0) / 1e9);
-}
-
-/* One sample of the source, in seconds. */
-static double
-perf_sample(struct source *src, struct snapshot *snap)
-{
-	uint64_t t0 = units_now_ns();
-	char *cause = NULL;
-
-	if (src->ops->read(src, snap, 0, &cause) != 0)
-		die(RB_EXIT_ENV, "perf-kpageflags: %s", cause);
 	return ((units_now_ns() - t0) / 1e9);
 }
 
@@ -195,6 +328,8 @@ main(void)
 	int i, fd;
 
 	log_set_program("perf-kpageflags");
+	/* First, while the process is small: its peak RSS is the scanner's. */
+	perf_big();
 	if (geteuid() != 0 || (fd = open("/proc/kpageflags", O_RDONLY)) == -1) {
 		printf("# perf-kpageflags: skipped (needs root and "
 		    "/proc/kpageflags)\n");

@@ -427,7 +427,7 @@ main(void)
 	tap_eq_str(cfg.proc_root, "/proc", "default proc root");
 	kpf = source_settings_new(&src_kpageflags_ops);
 	tap_eq_u64(kpf->region_bytes, 512ULL << 20, "default region size");
-	tap_eq_u64(kpf->scan_threads, 1, "default scan threads");
+	tap_eq_str(kpf->scan_threads_text, "auto", "default scan threads");
 	source_settings_free(&src_kpageflags_ops, kpf);
 	return (tap_done());
 }

@@ -83,6 +83,9 @@ static const char expected[] =
 "# HELP regionbench_empty_regions Regions (zones summed) with memory present and none used.\n"
 "# TYPE regionbench_empty_regions gauge\n"
 "regionbench_empty_regions{source=\"kpageflags\"} 1\n"
+"# HELP regionbench_unproven_regions Regions a sampled scan did not read whole and did not see in use: neither active nor empty.\n"
+"# TYPE regionbench_unproven_regions gauge\n"
+"regionbench_unproven_regions{source=\"kpageflags\"} 0\n"
 "# HELP regionbench_empty_bytes Memory present in empty regions: what could be powered down.\n"
 "# TYPE regionbench_empty_bytes gauge\n"
 "regionbench_empty_bytes{source=\"kpageflags\"} 16384000\n"
@@ -225,6 +228,33 @@ main(void)
 	    "a new sample builds a new page of the same size");
 	free(text);
 	sink_openmetrics_close(&om);
+
+	/*
+	 * A sampled scan: n0r1's estimate says all free, but the interval
+	 * leaves room for used pages, so it is unproven, not empty; n0r2's
+	 * interval still proves 1000 used pages.
+	 */
+	e = snapshot_find(&snap, 0, 1, "Normal");
+	e->free_interval = 1;
+	e->free_lo = 3000;
+	e->free_hi = 4000;
+	e = snapshot_find(&snap, 0, 2, "Normal");
+	e->free_interval = 1;
+	e->free_lo = 100;
+	e->free_hi = 1000;
+	sink_openmetrics_open(&om, NULL, "kpageflags", 4096, NULL);
+	sink_openmetrics_render(&om, &snap, &health);
+	text = page(&om);
+	tap_ok(strstr(text, "regionbench_empty_regions{source=\"kpageflags\"} "
+	    "0\n") != NULL && strstr(text, "regionbench_unproven_regions{"
+	    "source=\"kpageflags\"} 1\n") != NULL && strstr(text,
+	    "regionbench_active_regions{source=\"kpageflags\"} 2\n") != NULL,
+	    "a sampled region not seen in use is unproven, never empty; one "
+	    "seen in use is active");
+	free(text);
+	sink_openmetrics_close(&om);
+	snapshot_find(&snap, 0, 1, "Normal")->free_interval = 0;
+	snapshot_find(&snap, 0, 2, "Normal")->free_interval = 0;
 
 	/* Without classes there is no used_bytes family at all. */
 	for (i = 0; i < snap.nentries; i++)
