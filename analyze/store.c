@@ -75,6 +75,7 @@ static const char *const store_schema_v1[] = {
 	" present_pages BIGINT, free_pages BIGINT, used_pages BIGINT,"
 	" anon_pages BIGINT, file_pages BIGINT, slab_pages BIGINT,"
 	" pgtable_pages BIGINT, other_pages BIGINT, uninit_pages BIGINT,"
+	" used_pages_lo BIGINT,"
 	" PRIMARY KEY (run_id, sample, node, region))",
 	"CREATE TABLE workload_metrics ("
 	" run_id TEXT NOT NULL, seq INTEGER NOT NULL, phase TEXT,"
@@ -433,7 +434,7 @@ static int
 store_insert_rows(struct store *st, const char *id, const struct results *res,
     char **cause)
 {
-	char *p[15];
+	char *p[16];
 	size_t at;
 	int s, r, c, i, rc;
 
@@ -455,13 +456,16 @@ store_insert_rows(struct store *st, const char *id, const struct results *res,
 				    par_u64(res->cls[c][at]) : NULL;
 			p[14] = res->uninit != NULL ? par_u64(res->uninit[at]) :
 			    NULL;
+			/* A sampled scan's fewest used pages; NULL: full. */
+			p[15] = res->partial != NULL && res->partial[at] ?
+			    par_u64(res->used_lo[at]) : NULL;
 			if ((rc = store_insert(st, "INSERT INTO region_samples "
 			    "(run_id, sample, t_s, phase, node, region, "
 			    "present_pages, free_pages, used_pages, anon_pages, "
 			    "file_pages, slab_pages, pgtable_pages, "
-			    "other_pages, uninit_pages) VALUES ($1, $2, $3, $4, "
-			    "$5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-			    15, p, cause)) != 0)
+			    "other_pages, uninit_pages, used_pages_lo) VALUES "
+			    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+			    "$13, $14, $15, $16)", 16, p, cause)) != 0)
 				return (rc);
 		}
 	}
