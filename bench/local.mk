@@ -21,6 +21,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \
+	bench/cmd-vacate.c \
 	bench/cmd-ab.c \
 	bench/help-man.c bench/help-man.h \
 	bench/recording.c bench/recording.h \
