@@ -214,10 +214,10 @@ cmd_vacate_exec(int argc, char **argv)
 	}
 	cmd_vacate_map(&s, &map);
 	memset(&v, 0, sizeof v);
+	v.proc_root = xstrdup(s.proc);
 	if ((rc = vacate_init(&v, &map, nodes, regions, s.region.n,
 	    &cause)) != 0)
 		die(-rc, "vacate: %s", cause);
-	v.proc_root = xstrdup(s.proc);
 	v.dry_run = s.dry_run;
 	v.timeout_ns = s.timeout;
 	v.stop = &cmd_vacate_stop;

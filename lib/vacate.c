@@ -151,6 +151,78 @@ vacate_parse_region(const char *s, int *node, int *region, char **cause)
 	return (0);
 }
 
+/*
+ * The kernel's image from iomem ("Kernel code", "Kernel data", ...), in
+ * pfns; none when it is unreadable or, without CAP_SYS_ADMIN, all zeros.
+ */
+static void
+vacate_kernel_image(const struct vacate *v, uint64_t *lo, uint64_t *hi)
+{
+	char path[4096], line[256];
+	unsigned long long a, b;
+	FILE *f;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	snprintf(path, sizeof path, "%s/iomem", v->proc_root);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strstr(line, ": Kernel ") == NULL ||
+		    sscanf(line, " %llx-%llx", &a, &b) != 2 || b == 0)
+			continue;
+		if (a / v->page_size < *lo)
+			*lo = a / v->page_size;
+		if (b / v->page_size + 1 > *hi)
+			*hi = b / v->page_size + 1;
+	}
+	fclose(f);
+}
+
+/* Append a note to a block. */
+static void
+vacate_note(struct vacate_block *b, const char *note)
+{
+	size_t len = strlen(b->notes);
+
+	snprintf(b->notes + len, sizeof b->notes - len, "%s%s",
+	    len > 0 ? "; " : "", note);
+}
+
+/*
+ * What the kernel is known to refuse: a block whose pages lie in several
+ * zones (valid_zones "none") or that has holes, pages that are not System
+ * RAM (the firmware's ranges of the region map), is EINVAL; the kernel's
+ * image never moves.
+ */
+static void
+vacate_block_notes(const struct vacate *v, const struct region_map *map,
+    struct vacate_block *b, uint64_t klo, uint64_t khi)
+{
+	const struct region_range *fw;
+	char note[96];
+	int i;
+
+	if (strcmp(b->state_before, "online") == 0 &&
+	    strcmp(b->valid_zones, "none") == 0)
+		vacate_note(b, "spans several zones");
+	for (i = 0; i < map->nfirmware; i++) {
+		fw = &map->firmware[i];
+		if (fw->start_pfn < b->end_pfn && fw->end_pfn > b->start_pfn) {
+			snprintf(note, sizeof note, "holes: pfn %" PRIu64 "-%"
+			    PRIu64 " is not System RAM", fw->start_pfn >
+			    b->start_pfn ? fw->start_pfn : b->start_pfn,
+			    fw->end_pfn < b->end_pfn ? fw->end_pfn :
+			    b->end_pfn);
+			vacate_note(b, note);
+			break;
+		}
+	}
+	if (klo < b->end_pfn && khi > b->start_pfn)
+		vacate_note(b, "holds the kernel image");
+	(void)v;
+}
+
 /* The blocks of one region of the map, with their state now. */
 static int
 vacate_add_region(struct vacate *v, const struct region_map *map, int node,
@@ -160,6 +232,7 @@ vacate_add_region(struct vacate *v, const struct region_map *map, int node,
 	const struct region_span *span = NULL;
 	struct vacate_region *r;
 	struct vacate_block *b;
+	uint64_t klo, khi;
 	int i, last = -1;
 
 	for (i = 0; i < map->nregions; i++) {
@@ -183,6 +256,7 @@ vacate_add_region(struct vacate *v, const struct region_map *map, int node,
 	r->region = region;
 	r->start_pfn = span->start_pfn;
 	r->end_pfn = span->end_pfn;
+	vacate_kernel_image(v, &klo, &khi);
 	for (i = 0; i < map->nblocks; i++) {
 		mb = &map->blocks[i];
 		if (mb->node != node || mb->end_pfn <= span->start_pfn ||
@@ -200,6 +274,7 @@ vacate_add_region(struct vacate *v, const struct region_map *map, int node,
 		    sizeof b->state_before);
 		snprintf(b->state_after, sizeof b->state_after, "%s",
 		    b->state_before);
+		vacate_block_notes(v, map, b, klo, khi);
 	}
 	return (0);
 }
@@ -212,6 +287,8 @@ vacate_init(struct vacate *v, const struct region_map *map,
 	int i, j, rc;
 
 	v->sys_root = xstrdup(map->sys_root);
+	if (v->proc_root == NULL)
+		v->proc_root = xstrdup("/proc");
 	v->page_size = map->page_size;
 	v->status = "running";
 	for (i = 0; i < n; i++) {
@@ -426,14 +503,17 @@ static void
 vacate_block_reason(struct vacate_block *b, const char *what)
 {
 	const struct vacate_pages *p = &b->pages;
+	char why[2 * VACATE_TEXT_LEN];
 
+	snprintf(why, sizeof why, "%s%s%s%s", what, b->notes[0] != '\0' ?
+	    " (" : "", b->notes, b->notes[0] != '\0' ? ")" : "");
 	if (!p->known) {
-		snprintf(b->reason, sizeof b->reason, "%s", what);
+		snprintf(b->reason, sizeof b->reason, "%s", why);
 		return;
 	}
 	snprintf(b->reason, sizeof b->reason, "%s; unmovable pages: %" PRIu64
 	    " reserved, %" PRIu64 " slab, %" PRIu64 " page tables, %" PRIu64
-	    " unclassified", what, p->reserved, p->slab, p->pgtable,
+	    " unclassified", why, p->reserved, p->slab, p->pgtable,
 	    p->other);
 }
 

@@ -21,6 +21,7 @@
 #include "region-map.h"
 
 #define VACATE_TEXT_LEN	160
+#define VACATE_REASON_LEN	(2 * VACATE_TEXT_LEN + 128)
 
 /* Where a block is in the probe. */
 enum vacate_result {
@@ -55,13 +56,15 @@ struct vacate_block {
 	char			 state_after[32];
 	enum vacate_result	 result;
 	int			 error;		/* errno of the refusal */
-	char			 reason[VACATE_TEXT_LEN];
+	char			 reason[VACATE_REASON_LEN];
 	double			 offline_s;
 	uint64_t		 migrated;	/* pgmigrate_success delta */
 	uint64_t		 migrate_failed;
 	int			 offlined;	/* offline now, by us */
 	int			 online_failed;	/* could not be onlined */
 	const char		*step;		/* last thing done, or NULL */
+	/* What the kernel will object to, known before trying. */
+	char			 notes[VACATE_TEXT_LEN];
 	struct vacate_pages	 pages;
 };
 
@@ -76,7 +79,7 @@ struct vacate_region {
 	double			 seconds;
 	uint64_t		 migrated;
 	uint64_t		 migrate_failed;
-	char			 reason[VACATE_TEXT_LEN + 32];
+	char			 reason[VACATE_REASON_LEN + 32];
 };
 
 struct vacate {
