@@ -27,7 +27,7 @@ bench_libbench_a_SOURCES = \
 	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h bench/runner-int.h \
-	bench/runner-phase.c bench/runner-show.c \
+	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
 	bench/sampler.c bench/sampler.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
