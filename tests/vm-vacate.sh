@@ -3,8 +3,8 @@
 # workload filling the movable zone, a SIGTERM while the first block is
 # being offlined leaves every block online (exit 130); a movable region
 # is emptied, its pages moved, and comes back online in ZONE_MOVABLE; the
-# region holding the kernel image is refused with the kernel's reason.
-# Skips like vm-boot.sh.
+# region holding the kernel image is refused with the kernel's reason; a
+# suite vacates a region at a checkpoint.  Skips like vm-boot.sh.
 . "$top_srcdir/tests/cli-lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null ||
@@ -75,6 +75,27 @@ echo $? >kernel.rc
 blocks >after-kernel.txt
 kill $wl
 wait $wl
+
+# A suite that vacates a region at a checkpoint, the workload frozen.
+cat >vacate.ini <<'INI'
+[suite]
+name = vacate
+interval = 500ms
+region-size = 256M
+
+[phase fill]
+workload = pagetest
+size = 300M
+threads = 1
+hold = 1s
+checkpoints = 100%
+checkpoint-freeze = yes
+vacate = 0/6
+INI
+regionbench run vacate.ini --source kpageflags --out suite --no-charts \
+    --quiet >suite.out 2>suite.err
+echo $? >suite.rc
+blocks >after-suite.txt
 exit 0
 GUEST
 start=$(date +%s)
@@ -135,5 +156,21 @@ ok $? "the report counts the unmovable pages kpageflags shows"
     diag "$(cat "$out/kernel.out" "$out/kernel.err" 2>/dev/null | tail -20)"
 cmp -s "$out/before.txt" "$out/after-kernel.txt"
 ok $? "every block is online after the refusal"
+
+# The suite's checkpoint probe.
+[ "$(cat "$out/suite.rc" 2>/dev/null)" = 0 ]
+ok $? "a suite with vacate at a checkpoint runs (exit 0)"
+[ "$(cat "$out/suite.rc" 2>/dev/null)" = 0 ] ||
+    diag "$(tail -20 "$out/suite.err" 2>/dev/null)"
+grep -q ',vacate,"100%: region 0/6 ' "$out/suite/events.csv" 2>/dev/null
+ok $? "events.csv has the probe's outcome for region 0/6"
+diag "$(grep ',vacate,' "$out/suite/events.csv" 2>/dev/null)"
+grep -q '"checkpoint": "100%"' "$out/suite/vacate.json" 2>/dev/null &&
+    grep -q '"phase": "fill"' "$out/suite/vacate.json"
+ok $? "vacate.json has the probe, its phase and checkpoint"
+cmp -s "$out/before.txt" "$out/after-suite.txt"
+ok $? "every block is online after the run"
+rb verify "$out/suite"
+expect_rc 0 "verify passes on the run"
 
 done_testing
