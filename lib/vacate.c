@@ -559,9 +559,16 @@ vacate_block(struct vacate *v, struct vacate_block *b, struct procfile *pf)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (v->timeout_ns > 0)
 		vacate_timer(v->timeout_ns);
-	/* Interrupted by a signal: the kernel stops migrating (EINTR). */
-	err = (v->stop != NULL && *v->stop) ? EINTR :
-	    vacate_block_write(v, b->id, "offline");
+	/*
+	 * A signal makes the kernel stop migrating (EINTR).  One that asks
+	 * neither to stop nor for the timeout (SIGWINCH of a terminal) only
+	 * cost the work done so far: try again.
+	 */
+	do
+		err = (v->stop != NULL && *v->stop) ? EINTR :
+		    vacate_block_write(v, b->id, "offline");
+	while (err == EINTR && !vacate_alarmed &&
+	    (v->stop == NULL || !*v->stop));
 	vacate_timer(0);
 	b->offline_s = vacate_since(&t0);
 	vacate_vmstat(v, pf, after);
