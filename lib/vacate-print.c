@@ -16,7 +16,7 @@
 #define VACATE_CSV_HEADER \
 	"node,region,block,start_pfn,end_pfn,state_before,valid_zones," \
 	"removable,result,offline_s,pgmigrate_success,pgmigrate_fail," \
-	"errno,reason,state_after,notes"
+	"errno,reason,state_after,valid_zones_after,notes"
 
 /* One CSV text field, quoted (by libcsv) only when it needs it. */
 static void
@@ -76,9 +76,10 @@ vacate_print_table(FILE *f, const struct vacate *v)
 				fprintf(f, "             %s\n", b->reason);
 			else if (b->notes[0] != '\0')
 				fprintf(f, "             %s\n", b->notes);
-			if (strcmp(b->state_after, b->state_before) != 0)
-				fprintf(f, "             now %s\n",
-				    b->state_after);
+			if (strcmp(b->state_after, b->state_before) != 0 ||
+			    strcmp(b->zones_after, b->valid_zones) != 0)
+				fprintf(f, "             now %s, %s\n",
+				    b->state_after, b->zones_after);
 		}
 	}
 }
@@ -111,6 +112,8 @@ vacate_print_csv(FILE *f, const struct vacate *v)
 			fputc(',', f);
 			vacate_csv_text(f, b->state_after);
 			fputc(',', f);
+			vacate_csv_text(f, b->zones_after);
+			fputc(',', f);
 			vacate_csv_text(f, b->notes);
 			fputc('\n', f);
 		}
@@ -138,7 +141,7 @@ vacate_block_json(const struct vacate_block *b)
 
 	snprintf(name, sizeof name, "memory%d", b->id);
 	return (json_pack("{s:s, s:i, s:I, s:I, s:s, s:s, s:s*, s:s, s:f, "
-	    "s:I, s:I, s:i, s:s, s:s, s:s*, s:s, s:b, s:o}",
+	    "s:I, s:I, s:i, s:s, s:s, s:s, s:s*, s:s, s:b, s:o}",
 	    "block", name, "id", b->id,
 	    "start_pfn", (json_int_t)b->start_pfn,
 	    "end_pfn", (json_int_t)b->end_pfn,
@@ -151,6 +154,7 @@ vacate_block_json(const struct vacate_block *b)
 	    "pgmigrate_fail", (json_int_t)b->migrate_failed,
 	    "errno", b->error, "reason", b->reason,
 	    "state_after", b->state_after,
+	    "valid_zones_after", b->zones_after,
 	    "last_step", b->step, "notes", b->notes,
 	    "offline_now", b->offlined != 0,
 	    "pages", vacate_pages_json(&b->pages)));

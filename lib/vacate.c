@@ -84,6 +84,25 @@ vacate_block_path(const struct vacate *v, int id, const char *attr,
 	    VACATE_SYS_MEMORY, id, attr);
 }
 
+/*
+ * Read a block's state after a step, and the zone it is in: never over
+ * the valid_zones of before the probe, which say where it goes back.
+ */
+static void
+vacate_block_after(const struct vacate *v, struct vacate_block *b)
+{
+	char path[4096];
+
+	vacate_block_path(v, b->id, "state", path, sizeof path);
+	if (vacate_read_small(path, b->state_after, sizeof b->state_after)
+	    != 0)
+		snprintf(b->state_after, sizeof b->state_after, "unreadable");
+	vacate_block_path(v, b->id, "valid_zones", path, sizeof path);
+	if (vacate_read_small(path, b->zones_after, sizeof b->zones_after)
+	    != 0)
+		b->zones_after[0] = '\0';
+}
+
 /* Read state, valid_zones and removable of a block ("" when absent). */
 static void
 vacate_block_read(const struct vacate *v, struct vacate_block *b,
@@ -274,6 +293,8 @@ vacate_add_region(struct vacate *v, const struct region_map *map, int node,
 		    sizeof b->state_before);
 		snprintf(b->state_after, sizeof b->state_after, "%s",
 		    b->state_before);
+		snprintf(b->zones_after, sizeof b->zones_after, "%s",
+		    b->valid_zones);
 		vacate_block_notes(v, map, b, klo, khi);
 	}
 	return (0);
@@ -577,7 +598,7 @@ vacate_block(struct vacate *v, struct vacate_block *b, struct procfile *pf)
 	if (err == 0) {
 		b->offlined = 1;
 		b->result = VACATE_EMPTIED;
-		vacate_block_read(v, b, b->state_after, sizeof b->state_after);
+		vacate_block_after(v, b);
 		vacate_tell(v, b, "offline");
 		return;
 	}
@@ -594,7 +615,7 @@ vacate_block(struct vacate *v, struct vacate_block *b, struct procfile *pf)
 		vacate_block_pages(v, b);
 		vacate_block_reason(b, strerror(err));
 	}
-	vacate_block_read(v, b, b->state_after, sizeof b->state_after);
+	vacate_block_after(v, b);
 	if (strcmp(b->state_after, "online") != 0)
 		b->offlined = 1;	/* it went anyway: bring it back */
 	vacate_tell(v, b, "failed");
@@ -623,8 +644,7 @@ vacate_restore(struct vacate *v)
 			err = vacate_block_write(v, b->id, how);
 			if (err == EINVAL && strcmp(how, "online") != 0)
 				err = vacate_block_write(v, b->id, "online");
-			vacate_block_read(v, b, b->state_after,
-			    sizeof b->state_after);
+			vacate_block_after(v, b);
 			if (strcmp(b->state_after, "online") == 0) {
 				b->offlined = 0;
 				b->online_failed = 0;

@@ -54,6 +54,7 @@ struct vacate_block {
 	char			 valid_zones[64];
 	char			 removable[8];	/* "" when absent */
 	char			 state_after[32];
+	char			 zones_after[64];	/* valid_zones now */
 	enum vacate_result	 result;
 	int			 error;		/* errno of the refusal */
 	char			 reason[VACATE_REASON_LEN];

@@ -58,9 +58,9 @@ ok $? "--dry-run says nothing on stderr"
 rb vacate $P --dry-run --region 0/1 --format csv
 expect_rc 0 "--dry-run --format csv"
 cat >"$WORK/want.csv" <<'EOF'
-node,region,block,start_pfn,end_pfn,state_before,valid_zones,removable,result,offline_s,pgmigrate_success,pgmigrate_fail,errno,reason,state_after,notes
-0,1,memory2,65536,98304,offline,Normal Movable,,not-tried,0.000000,0,0,0,,offline,
-0,1,memory3,98304,131072,online,Normal,,not-tried,0.000000,0,0,0,,online,
+node,region,block,start_pfn,end_pfn,state_before,valid_zones,removable,result,offline_s,pgmigrate_success,pgmigrate_fail,errno,reason,state_after,valid_zones_after,notes
+0,1,memory2,65536,98304,offline,Normal Movable,,not-tried,0.000000,0,0,0,,offline,Normal Movable,
+0,1,memory3,98304,131072,online,Normal,,not-tried,0.000000,0,0,0,,online,Normal,
 EOF
 cmp -s "$WORK/out" "$WORK/want.csv"
 ok $? "--dry-run csv: exact rows"

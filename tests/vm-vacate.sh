@@ -1,8 +1,9 @@
 # vacate in a guest (one boot, 2 GiB, movablecore=768M, so the top memory
 # blocks are ZONE_MOVABLE; 256 MiB regions, two blocks each): with a
-# workload filling the movable zone, a SIGTERM while the first block is
-# being offlined leaves every block online (exit 130); a movable region
-# is emptied, its pages moved, and comes back online in ZONE_MOVABLE; the
+# workload filling the movable zone, a block that outlasts --timeout and
+# a SIGTERM while the first block is being offlined leave every block
+# online in the zone it was in (exit 3, 130); a movable region is
+# emptied, its pages moved, and comes back online in ZONE_MOVABLE; the
 # region holding the kernel image is refused with the kernel's reason; a
 # suite vacates a region at a checkpoint.  Skips like vm-boot.sh.
 . "$top_srcdir/tests/cli-lib.sh"
@@ -49,6 +50,12 @@ done
 movable_free >movable-free.txt
 
 R="--region-size 256M"
+# A timeout far shorter than a full block takes to empty.
+regionbench vacate $R --region 0/5 --timeout 50ms --format csv \
+    >timeout.csv 2>timeout.err
+echo $? >timeout.rc
+blocks >after-timeout.txt
+
 # SIGTERM while the first block is being offlined.
 regionbench vacate $R --region 0/5 --region 0/6 --out intr.json \
     >intr.out 2>intr.err &
@@ -108,6 +115,17 @@ expect_rc 0 "the guest's script ran"
 diag "movable zone free pages with the workload: $(cat "$out/movable-free.txt" 2>/dev/null)"
 grep -q 'memory12 online Movable' "$out/before.txt" 2>/dev/null
 ok $? "memory12 is online in ZONE_MOVABLE before"
+
+# The timeout.
+[ "$(cat "$out/timeout.rc" 2>/dev/null)" = 3 ]
+ok $? "--timeout 50ms on a full block: exit 3"
+grep -q '^0,5,memory10,.*,timeout,.*still migrating at the timeout' \
+    "$out/timeout.csv" 2>/dev/null
+ok $? "timeout.csv: memory10 timed out, still migrating"
+[ "$(cat "$out/timeout.rc" 2>/dev/null)" = 3 ] ||
+    diag "$(cat "$out/timeout.csv" "$out/timeout.err" 2>/dev/null)"
+cmp -s "$out/before.txt" "$out/after-timeout.txt"
+ok $? "after the timeout every block is online"
 
 # The interrupted probe.
 diag "interrupted probe: $(tr '\n' ' ' <"$out/intr.err" 2>/dev/null)"
