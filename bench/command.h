@@ -55,6 +55,7 @@ int	 command_parse_source(const struct command_entry *entry,
 	X(chart) \
 	X(report) \
 	X(vm) \
+	X(vacate) \
 	X(ab)
 
 #define COMMAND_EXTERN(name) extern const struct command_entry cmd_##name##_entry;

@@ -21,12 +21,13 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-chart.c \
 	bench/cmd-report.c \
 	bench/cmd-vm.c \
+	bench/cmd-vacate.c \
 	bench/cmd-ab.c \
 	bench/help-man.c bench/help-man.h \
 	bench/recording.c bench/recording.h \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h bench/runner-int.h \
-	bench/runner-phase.c bench/runner-show.c \
+	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
 	bench/sampler.c bench/sampler.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \

@@ -44,6 +44,10 @@ struct runner {
 	int				 used_cap;
 	int				 failed_phases;
 	json_t				*failed;
+
+	const char			*proc_root;	/* vacate */
+	json_t				*vacate;	/* this rep's probes */
+	char				 vacate_dir[4096];
 };
 
 int	 runner_phase(struct runner *r, int index);
@@ -51,5 +55,8 @@ void	 runner_show(struct runner *r, int index,
 	     const struct suite_phase *ph, enum term_state state,
 	     double progress, uint64_t phase_start_ns, int force);
 void	 runner_name(const struct runner *r, char *buf, size_t len);
+void	 runner_vacate_check(struct runner *r, const char *proc_root);
+void	 runner_vacate(struct runner *r, const struct suite_phase *ph,
+	     const char *label);
 
 #endif

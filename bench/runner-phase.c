@@ -207,7 +207,8 @@ runner_stopped(pid_t pid)
  * are.  With checkpoint-freeze the workload is stopped meanwhile, so the
  * figures belong to the milestone and not to a moment after it (a
  * kpageflags scan takes a good part of a second); the time it stood still
- * is an event, since it lowers the workload's wall-clock rates.
+ * is an event, since it lowers the workload's wall-clock rates.  A phase
+ * with "vacate" then probes its regions (runner-vacate.c).
  */
 static void
 runner_checkpoint(struct runner *r, const struct suite_phase *ph,
@@ -225,6 +226,7 @@ runner_checkpoint(struct runner *r, const struct suite_phase *ph,
 	}
 	sampler_sample_now(&r->session.sampler, "checkpoint", label);
 	runner_placement(r, ph, pid);
+	runner_vacate(r, ph, label);
 	if (frozen) {
 		kill(pid, SIGCONT);
 		snprintf(text, sizeof text, "%s: workload stopped for %.0f ms",

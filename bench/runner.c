@@ -401,6 +401,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		placement_init(&r.placement, cli->proc, r.map);
 		placement_result_init(&r.placement_result, r.map);
 	}
+	runner_vacate_check(&r, cli->proc);
 
 	if (set->out != NULL)
 		snprintf(parent, sizeof parent, "%s", set->out);
@@ -420,6 +421,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		placement_free(&r.placement);
 	}
 	json_decref(system);
+	json_decref(r.vacate);
 	source_close(&r.src);
 	if (r.have_topo)
 		topology_free(&r.topo);

@@ -75,6 +75,13 @@ session_signal(void)
 	return (session_caught);
 }
 
+/* The same, for code that must notice it between system calls. */
+volatile sig_atomic_t *
+session_stop_flag(void)
+{
+	return (&session_caught);
+}
+
 /*
  * Open the results directory, if any, and start meta.json: command,
  * label, system, source, interval, phases (taken over) and the recording

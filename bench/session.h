@@ -51,6 +51,7 @@ struct session {
 void	 session_catch_signals(int flags);
 void	 session_protect_from_oom(void);
 int	 session_signal(void);
+volatile sig_atomic_t *session_stop_flag(void);
 
 int	 session_open(struct session *s, const struct session_config *cfg,
 	     json_t *phases, char **cause);

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "suite.h"
 #include "units.h"
+#include "vacate.h"
 
 struct suite_parse {
 	struct suite		*suite;
@@ -127,6 +128,42 @@ suite_checkpoints(struct suite_parse *p, struct suite_phase *ph,
 	return (1);
 }
 
+/* Parse "0/6 0/7" (or with commas): the regions to vacate. */
+static int
+suite_vacate(struct suite_parse *p, struct suite_phase *ph,
+    const char *value)
+{
+	char buf[512], *tok, *save = NULL, *why = NULL;
+	int i;
+
+	snprintf(buf, sizeof buf, "%s", value);
+	ph->nvacate = 0;
+	for (tok = strtok_r(buf, ", ", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", ", &save)) {
+		if (ph->nvacate == SUITE_MAX_VACATE)
+			return (suite_error(p, "vacate: more than %d regions",
+			    SUITE_MAX_VACATE));
+		if (vacate_parse_region(tok, &ph->vacate_node[ph->nvacate],
+		    &ph->vacate_region[ph->nvacate], &why) != 0) {
+			suite_error(p, "vacate: %s", why);
+			free(why);
+			return (0);
+		}
+		for (i = 0; i < ph->nvacate; i++) {
+			if (ph->vacate_node[i] == ph->vacate_node[ph->nvacate] &&
+			    ph->vacate_region[i] ==
+			    ph->vacate_region[ph->nvacate])
+				return (suite_error(p, "vacate: region '%s' "
+				    "given twice", tok));
+		}
+		ph->nvacate++;
+	}
+	if (ph->nvacate == 0)
+		return (suite_error(p, "vacate: empty list"));
+	ph->vacate_line = p->line;
+	return (1);
+}
+
 /* A key of the [suite] section. */
 static int
 suite_key(struct suite_parse *p, const char *key, const char *value)
@@ -218,6 +255,8 @@ phase_key(struct suite_parse *p, struct suite_phase *ph, const char *key,
 			return (suite_error(p, "drop-caches: '%s' is not no, "
 			    "yes, 1, 2 or 3", value));
 		}
+	} else if (strcmp(key, "vacate") == 0) {
+		return (suite_vacate(p, ph, value));
 	} else if (strcmp(key, "checkpoint-freeze") == 0) {
 		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
 			ph->freeze = 1;
@@ -345,6 +384,12 @@ suite_load(struct suite *suite, const char *path,
 		if (suite->phases[i].workload == NULL)
 			p.error = xasprintf("%d: [phase %s] has no workload=",
 			    suite->phases[i].line, suite->phases[i].name);
+		else if (suite->phases[i].nvacate > 0 &&
+		    suite->phases[i].ncheckpoints == 0)
+			p.error = xasprintf("%d: vacate: [phase %s] has no "
+			    "checkpoints= to vacate at",
+			    suite->phases[i].vacate_line,
+			    suite->phases[i].name);
 	}
 	if (p.error != NULL) {
 		*cause = xasprintf("%s:%s", path, p.error);

@@ -11,6 +11,7 @@
 #define SUITE_MAX_PHASES	64
 #define SUITE_MAX_CHECKPOINTS	16
 #define SUITE_NAME_LEN		64
+#define SUITE_MAX_VACATE	8
 
 struct suite_option {
 	char		*key;
@@ -32,6 +33,11 @@ struct suite_phase {
 	int		 drop_caches;	/* 0, or 1..3 for vm.drop_caches */
 	int		 compact;	/* write vm.compact_memory first */
 	int		 freeze;	/* stop the workload at checkpoints */
+	/* Regions to vacate at each checkpoint (docs/vacate.md). */
+	int		 nvacate;
+	int		 vacate_node[SUITE_MAX_VACATE];
+	int		 vacate_region[SUITE_MAX_VACATE];
+	int		 vacate_line;
 };
 
 struct suite {

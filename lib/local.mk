@@ -15,6 +15,7 @@ lib_librb_a_SOURCES = \
 	lib/procfs-buddyinfo.c \
 	lib/procfs-pagetypeinfo.c \
 	lib/vmstat.c lib/vmstat.h \
+	lib/vacate.c lib/vacate.h lib/vacate-print.c \
 	lib/topology.c lib/topology.h \
 	lib/snapshot.c lib/snapshot.h \
 	lib/snapshot-json.c lib/snapshot-json.h \

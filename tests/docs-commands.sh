@@ -7,7 +7,8 @@
 # are small ones of the same names, so the commands are the documents' own
 # but take seconds.  A quoted command is not run, and the test says why,
 # when it is a template (DIR, IMAGE, [...]), boots a kernel (vm and ab have
-# tests/vm-*.sh), or runs until interrupted; the rest of its block is then
+# tests/vm-*.sh), offlines memory (vacate without --dry-run), or runs until
+# interrupted; the rest of its block is then
 # skipped too, since it may depend on it.  Exit status 0 is expected, and
 # for gate also 1 (a verdict) or 2 when the runs missed too many samples
 # (a busy machine) for the data-quality limits.
@@ -61,6 +62,11 @@ why_not() {
 	shift
 	case $1 in
 	vm|ab) echo "boots a kernel in QEMU (tests/vm-*.sh run those)"; return ;;
+	vacate)
+		case " $* " in
+		*" --dry-run "*) ;;
+		*) echo "offlines memory (tests/vm-vacate.sh, in a guest)"; return ;;
+		esac ;;
 	esac
 	case "$*" in
 	*postgresql://*|*postgres://*)

@@ -50,6 +50,9 @@ if [ -x "$top_builddir/tests/kpf-mktree" ]; then
 	    --sys "$WORK/tree/sys" --region-size 256M --count 3 \
 	    --interval 10ms --openmetrics "$WORK/kpf.prom" \
 	    --listen 127.0.0.1:0 --quiet
+	vg "vacate --dry-run, synthetic machine" vacate --dry-run \
+	    --proc "$WORK/tree/proc" --sys "$WORK/tree/sys" --region-size 256M \
+	    --region 0/0 --region 1/0 --format json --out "$WORK/vacate.json"
 fi
 vg "analyze, patched sample" analyze "$WORK/patched"
 # analyze and chart write into the directory: work on a copy.

@@ -110,7 +110,7 @@ EXTRA_DIST += tests/recording-cli.sh tests/recording-live.sh
 
 
 # ---- kpageflags, the region map and placement
-EXTRA_DIST += tests/kpf-tree.h tests/kpageflags-cli.sh
+EXTRA_DIST += tests/kpf-tree.h tests/kpageflags-cli.sh tests/vacate-cli.sh
 
 # Writes the synthetic machine for the shell tests.
 check_PROGRAMS += tests/kpf-mktree
@@ -129,7 +129,7 @@ tests_t_placement_CFLAGS = $(TEST_CFLAGS)
 tests_t_placement_LDADD = $(TEST_LIBS)
 
 TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/t-region-map \
-	tests/t-placement tests/kpageflags-cli.sh
+	tests/t-placement tests/kpageflags-cli.sh tests/vacate-cli.sh
 
 EXTRA_PROGRAMS += tests/perf-kpageflags
 PERF_BENCHMARKS += tests/perf-kpageflags
@@ -334,8 +334,9 @@ TESTS += tests/t-summary tests/t-power tests/t-seed-table \
 # ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
 # tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
 # fetch it) and skips without one.
-TESTS += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh
-EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-kernel.sh
+TESTS += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh
+EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
+	tests/vm-kernel.sh
 
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
 # minutes under TCG).  .ci/run runs it after make check.

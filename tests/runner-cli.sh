@@ -84,6 +84,17 @@ settle = 1s' 1 'no workload'
 bad checkpoints '[phase a]
 workload = pagetest
 checkpoints = 0%,150%' 3 'percentage'
+bad vacate '[phase a]
+workload = pagetest
+checkpoints = 50%
+vacate = 0/x' 4 'vacate: region .0/x.: expected NODE/REGION'
+bad vacate-twice '[phase a]
+workload = pagetest
+checkpoints = 50%
+vacate = 0/1,0/1' 4 'given twice'
+bad vacate-no-checkpoint '[phase a]
+workload = pagetest
+vacate = 0/1' 3 'no checkpoints'
 bad interval '[suite]
 interval = fast
 [phase a]
@@ -165,5 +176,38 @@ expect_rc 0 "seed suite on a replayed patched recording"
 expect_out '\| *Region 0 *\| *124061 *\| *124061 *\| *124061 *\|' "seed table: region 0 at every checkpoint"
 expect_out '\| *Region 3 *\| *57332 ' "seed table: region 3"
 expect_out '0% .*94% .*100%' "seed table has the three checkpoints"
+
+# A suite that vacates: refused before anything runs on the replay (no
+# emulated regions), for a region the map lacks (2) and outside a guest
+# (3), on the synthetic machine of tests/kpf-tree.h.
+cat >"$WORK/vacate.ini" <<'INI'
+[phase a]
+workload = pagetest
+size = 1M
+checkpoints = 50%
+vacate = 1/0
+INI
+rb run "$WORK/vacate.ini" --source patched --replay "$rec" --out "$WORK/v0" \
+    --quiet
+expect_rc 3 "vacate on a replay"
+expect_err "vacate needs emulated regions" "says why"
+T="$WORK/tree"
+mkdir -p "$T"
+if "$top_builddir/tests/kpf-mktree" "$T" all; then
+	unset REGIONBENCH_VM_FACTS
+	rb run "$WORK/vacate.ini" --source kpageflags --proc "$T/proc" \
+	    --sys "$T/sys" --region-size 256M --out "$WORK/v1" --quiet
+	expect_rc 3 "vacate outside a guest"
+	expect_err "vacate.ini:5: refusing to vacate regions outside a guest" \
+	    "names the suite's line and says why"
+	[ ! -e "$WORK/v1" ]
+	ok $? "nothing was written"
+	sed 's|^vacate = 1/0|vacate = 1/5|' "$WORK/vacate.ini" >"$WORK/vacate5.ini"
+	rb run "$WORK/vacate5.ini" --source kpageflags --proc "$T/proc" \
+	    --sys "$T/sys" --region-size 256M --out "$WORK/v2" --quiet
+	expect_rc 2 "vacate of a region the map lacks"
+	expect_err "vacate5.ini:5: region 1/5: node 1 has regions 0-0" \
+	    "names the line and the regions there are"
+fi
 
 done_testing
