@@ -14,6 +14,7 @@
 
 #include "atomic-file.h"
 #include "command.h"
+#include "region-cli.h"
 #include "log.h"
 #include "placement.h"
 #include "procfile.h"
@@ -27,10 +28,7 @@ struct cmd_placement_settings {
 	struct opt_list	 pid;
 	char		*out;
 	int		 format;
-	char		*proc;
-	char		*sys;
-	char		*region_size;
-	char		*region_map;
+	struct region_map_cli map;	/* --proc, --sys, --region-* */
 };
 
 static const char *const cmd_placement_formats[] = { "table", "csv", NULL };
@@ -47,40 +45,8 @@ static const struct opt_def cmd_placement_options[] = {
 	  .offset = offsetof(struct cmd_placement_settings, format),
 	  .arg = "FMT", .def = "table", .choices = cmd_placement_formats,
 	  .help = "stdout format: table or csv" },
-	{ .name = "proc", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_placement_settings, proc), .arg = "DIR",
-	  .def = "/proc", .help = "proc root" },
-	{ .name = "sys", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_placement_settings, sys), .arg = "DIR",
-	  .def = "/sys", .help = "sysfs root" },
-	{ .name = "region-size", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_placement_settings, region_size),
-	  .arg = "SIZE", .def = "512M",
-	  .help = "emulated region size, or 'block'" },
-	{ .name = "region-map", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_placement_settings, region_map),
-	  .arg = "FILE",
-	  .help = "regions from a CSV of node,start_pfn,end_pfn rows" },
 	{ .name = NULL }
 };
-
-/* Build the region map from zoneinfo and sysfs as the options say. */
-static void
-cmd_placement_map(struct cmd_placement_settings *s, struct region_map *map)
-{
-	struct region_map_config cfg;
-	char *cause = NULL;
-	int rc;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.sys_root = s->sys;
-	cfg.region_map = s->region_map;
-	if (region_map_parse_size(s->region_size, &cfg.region_size,
-	    &cfg.region_block, &cause) != 0)
-		die(RB_EXIT_INPUT, "placement: --region-size: %s", cause);
-	if ((rc = placement_map_build(map, &cfg, s->proc, &cause)) != 0)
-		die(-rc, "placement: %s", cause);
-}
 
 /* The processes of --pid, checked to exist, as empty results. */
 static struct placement_result *
@@ -97,9 +63,9 @@ cmd_placement_pids(const struct cmd_placement_settings *s)
 		    &cause) != 0)
 			die(RB_EXIT_INPUT, "placement: --pid: %s", cause);
 		snprintf(name, sizeof name, "%ld", pid);
-		if (!procfile_exists(s->proc, name))
+		if (!procfile_exists(s->map.proc, name))
 			die(RB_EXIT_INPUT, "placement: --pid %ld: no such "
-			    "process in %s", pid, s->proc);
+			    "process in %s", pid, s->map.proc);
 		res[i].pid = (pid_t)pid;
 	}
 	return (res);
@@ -163,9 +129,9 @@ cmd_placement_exec(int argc, char **argv)
 	if (s.pid.n == 0)
 		die(RB_EXIT_INPUT, "placement: give at least one --pid PID");
 	/* The map first: a bad one dies before the results exist. */
-	cmd_placement_map(&s, &map);
+	region_map_cli_build(&s.map, &map, "placement");
 	res = cmd_placement_pids(&s);
-	placement_init(&pl, s.proc, &map);
+	placement_init(&pl, s.map.proc, &map);
 	for (i = 0; i < s.pid.n; i++) {
 		pid = res[i].pid;
 		placement_result_init(&res[i], &map);
@@ -184,6 +150,7 @@ cmd_placement_exec(int argc, char **argv)
 	placement_free(&pl);
 	region_map_free(&map);
 	opt_free(cmd_placement_options, &s);
+	opt_free(region_map_cli_options, &s.map);
 	return (RB_EXIT_OK);
 }
 
@@ -201,5 +168,7 @@ const struct command_entry cmd_placement_entry = {
 	    "numbers.  A process that exits during the scan is reported, "
 	    "not fatal.",
 	.options = cmd_placement_options,
+	.shared_options = region_map_cli_options,
+	.shared_offset = offsetof(struct cmd_placement_settings, map),
 	.exec = cmd_placement_exec,
 };

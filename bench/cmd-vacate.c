@@ -15,6 +15,7 @@
 
 #include "atomic-file.h"
 #include "command.h"
+#include "region-cli.h"
 #include "log.h"
 #include "placement.h"
 #include "region-map.h"
@@ -28,10 +29,7 @@ struct cmd_vacate_settings {
 	char		*out;
 	int		 force;
 	int		 quiet;
-	char		*proc;
-	char		*sys;
-	char		*region_size;
-	char		*region_map;
+	struct region_map_cli map;	/* --proc, --sys, --region-* */
 };
 
 static const char *const cmd_vacate_formats[] = {
@@ -63,20 +61,6 @@ static const struct opt_def cmd_vacate_options[] = {
 	{ .name = "quiet", .type = OPT_FLAG,
 	  .offset = offsetof(struct cmd_vacate_settings, quiet),
 	  .help = "no progress lines on stderr" },
-	{ .name = "proc", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_vacate_settings, proc), .arg = "DIR",
-	  .def = "/proc", .help = "proc root" },
-	{ .name = "sys", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_vacate_settings, sys), .arg = "DIR",
-	  .def = "/sys", .help = "sysfs root" },
-	{ .name = "region-size", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_vacate_settings, region_size),
-	  .arg = "SIZE", .def = "512M",
-	  .help = "emulated region size, or 'block'" },
-	{ .name = "region-map", .type = OPT_STRING,
-	  .offset = offsetof(struct cmd_vacate_settings, region_map),
-	  .arg = "FILE",
-	  .help = "regions from a CSV of node,start_pfn,end_pfn rows" },
 	{ .name = NULL }
 };
 
@@ -145,24 +129,6 @@ cmd_vacate_progress(const struct vacate *v, const struct vacate_block *b,
 	cmd_vacate_save(v, ctx->s->out);
 }
 
-/* Build the region map from zoneinfo and sysfs as the options say. */
-static void
-cmd_vacate_map(const struct cmd_vacate_settings *s, struct region_map *map)
-{
-	struct region_map_config cfg;
-	char *cause = NULL;
-	int rc;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.sys_root = s->sys;
-	cfg.region_map = s->region_map;
-	if (region_map_parse_size(s->region_size, &cfg.region_size,
-	    &cfg.region_block, &cause) != 0)
-		die(RB_EXIT_INPUT, "vacate: --region-size: %s", cause);
-	if ((rc = placement_map_build(map, &cfg, s->proc, &cause)) != 0)
-		die(-rc, "vacate: %s", cause);
-}
-
 /* Print the results in the format asked for. */
 static void
 cmd_vacate_print(const struct cmd_vacate_settings *s, const struct vacate *v)
@@ -212,9 +178,9 @@ cmd_vacate_exec(int argc, char **argv)
 		    &cause) != 0)
 			die(RB_EXIT_INPUT, "vacate: --region: %s", cause);
 	}
-	cmd_vacate_map(&s, &map);
+	region_map_cli_build(&s.map, &map, "vacate");
 	memset(&v, 0, sizeof v);
-	v.proc_root = xstrdup(s.proc);
+	v.proc_root = xstrdup(s.map.proc);
 	if ((rc = vacate_init(&v, &map, nodes, regions, s.region.n,
 	    &cause)) != 0)
 		die(-rc, "vacate: %s", cause);
@@ -225,7 +191,7 @@ cmd_vacate_exec(int argc, char **argv)
 	v.progress = cmd_vacate_progress;
 	v.arg = &ctx;
 	if (!s.dry_run) {
-		if (!vacate_check_guest(s.sys, why, sizeof why) && !s.force)
+		if (!vacate_check_guest(s.map.sys, why, sizeof why) && !s.force)
 			die(RB_EXIT_ENV, "vacate: refusing to offline memory "
 			    "outside a guest: %s.  It moves a live system's "
 			    "memory; run it in `regionbench vm`, or give "
@@ -256,6 +222,7 @@ cmd_vacate_exec(int argc, char **argv)
 	free(nodes);
 	free(regions);
 	opt_free(cmd_vacate_options, &s);
+	opt_free(region_map_cli_options, &s.map);
 	return (exit_code);
 }
 
@@ -278,5 +245,7 @@ const struct command_entry cmd_vacate_entry = {
 	    "region was emptied, 3 when one could not be or memory cannot "
 	    "be offlined here, 130 when interrupted.",
 	.options = cmd_vacate_options,
+	.shared_options = region_map_cli_options,
+	.shared_offset = offsetof(struct cmd_vacate_settings, map),
 	.exec = cmd_vacate_exec,
 };

@@ -5,6 +5,7 @@
 #ifndef RB_COMMAND_H
 #define RB_COMMAND_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -20,6 +21,10 @@ struct command_entry {
 	const char		*description;	/* paragraph for --help */
 	const struct opt_def	*options;	/* NULL when it has none */
 	const struct opt_def	*source_options; /* source_cli_options or NULL */
+	/* A table several commands share (region-cli.h), whose settings
+	 * sit at shared_offset in the command's own; NULL when none. */
+	const struct opt_def	*shared_options;
+	size_t			 shared_offset;
 	int			(*exec)(int argc, char **argv);
 };
 

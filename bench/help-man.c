@@ -41,6 +41,8 @@ man_heading(FILE *out, const struct command_entry *entry)
 	fputs(".SS \"", out);
 	opt_troff_escape(out, text);
 	free(text);
+	if (entry->shared_options != NULL)
+		optional = 1;
 	for (def = entry->options; def != NULL && def->name != NULL; def++) {
 		if (!def->required) {
 			optional = 1;
@@ -166,9 +168,13 @@ man_marker(FILE *out, const char *line)
 		return (-1);
 	if (strcmp(word, "COMMAND") == 0)
 		man_heading(out, entry);
-	else if (strcmp(word, "OPTIONS") == 0 && entry->options != NULL)
-		opt_print_troff(out, entry->options);
-	else
+	else if (strcmp(word, "OPTIONS") == 0 && (entry->options != NULL ||
+	    entry->shared_options != NULL)) {
+		if (entry->options != NULL)
+			opt_print_troff(out, entry->options);
+		if (entry->shared_options != NULL)
+			opt_print_troff(out, entry->shared_options);
+	} else
 		return (-1);
 	return (0);
 }

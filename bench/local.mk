@@ -25,6 +25,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-ab.c \
 	bench/help-man.c bench/help-man.h \
 	bench/recording.c bench/recording.h \
+	bench/region-cli.c bench/region-cli.h \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h bench/runner-int.h \
 	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \

@@ -37,10 +37,18 @@ command_help_width(FILE *f)
 void
 command_usage_line(FILE *f, const struct command_entry *entry, int width)
 {
-	char *options, *line, *lead;
+	char *options, *shared, *line, *lead;
 
 	options = entry->options != NULL ? opt_synopsis(entry->options) :
 	    xstrdup("");
+	if (entry->shared_options != NULL) {
+		shared = opt_synopsis(entry->shared_options);
+		line = xasprintf("%s%s%s", options, options[0] != '\0' ?
+		    " " : "", shared);
+		free(options);
+		free(shared);
+		options = line;
+	}
 	lead = xasprintf("usage: regionbench %s ", entry->name);
 	if (entry->operands_last)
 		line = xasprintf("%s%s%s%s", options, entry->source_options !=
@@ -71,10 +79,12 @@ command_usage(FILE *f, const struct command_entry *entry)
 		fputc('\n', f);
 		opt_print_wrapped(f, entry->description, 0, 0, width);
 	}
-	if (entry->options != NULL) {
+	if (entry->options != NULL || entry->shared_options != NULL)
 		fprintf(f, "\noptions:\n");
+	if (entry->options != NULL)
 		opt_print_help(f, entry->options, width);
-	}
+	if (entry->shared_options != NULL)
+		opt_print_help(f, entry->shared_options, width);
 	if (entry->source_options != NULL)
 		source_cli_print_help(f, width);
 }
@@ -88,13 +98,18 @@ int
 command_parse_source(const struct command_entry *entry, void *settings,
     void *source_settings, int argc, char **argv, int *first_arg)
 {
-	struct opt_set sets[2 + SOURCE_COUNT];
+	struct opt_set sets[3 + SOURCE_COUNT];
 	char *cause = NULL;
 	int rc, nsets = 0;
 
 	if (entry->options != NULL) {
 		sets[nsets].defs = entry->options;
 		sets[nsets++].settings = settings;
+	}
+	if (entry->shared_options != NULL) {
+		sets[nsets].defs = entry->shared_options;
+		sets[nsets++].settings = (char *)settings +
+		    entry->shared_offset;
 	}
 	if (entry->source_options != NULL && source_settings != NULL)
 		nsets += source_cli_sets(source_settings, sets + nsets);
