@@ -29,6 +29,7 @@ bench_libbench_a_SOURCES = \
 	bench/region-table.c bench/region-table.h \
 	bench/runner.c bench/runner.h bench/runner-int.h \
 	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
+	bench/sample-out.c bench/sample-out.h \
 	bench/sampler.c bench/sampler.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
