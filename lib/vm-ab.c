@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -62,27 +61,6 @@ vm_ab_rules(void)
 		free(path);
 	}
 	return (xstrdup(PKGDATADIR "/gate-rules-vm.ini"));
-}
-
-/* Run this program with argv; its exit status, or -1. */
-static int
-vm_ab_spawn(char **argv)
-{
-	pid_t pid;
-	int st;
-
-	fflush(stdout);
-	if ((pid = fork()) == -1)
-		return (-1);
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) == -1) {
-		if (errno != EINTR)
-			return (-1);
-	}
-	return (WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
 /* What every step of an A/B comparison needs. */
@@ -202,7 +180,7 @@ vm_ab_compare(struct vm_ab_state *st)
 		for (i = 0; i < st->set->boots; i++)
 			argv[n++] = st->runs[s][i];
 	argv[n] = NULL;
-	if (vm_ab_spawn(argv) != 0)
+	if (vm_system(argv, NULL) != 0)
 		log_warnx("ab: compare failed");
 	free(argv);
 }
@@ -230,7 +208,7 @@ vm_ab_gate(struct vm_ab_state *st, char **cause)
 		}
 	}
 	argv[n] = NULL;
-	rc = vm_ab_spawn(argv);
+	rc = vm_system(argv, NULL);
 	if (rc < 0 || rc > 1)
 		rc = fail_with(cause, rc < 0 ? RB_EXIT_ENV : rc, "ab: gate "
 		    "could not judge the runs in %s", st->parent);

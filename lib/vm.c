@@ -112,20 +112,24 @@ vm_write_text(const char *path, const char *text, char **cause)
 	return (0);
 }
 
-/* Run a program to completion, its output to logpath; its exit status. */
-static int
+/*
+ * Run a program to completion, its output to logpath (NULL: ours, flushed
+ * first); its exit status, 128 + the signal that killed it, or -1.
+ */
+int
 vm_system(char *const argv[], const char *logpath)
 {
 	pid_t pid;
 	int st, fd;
 
+	fflush(stdout);
 	if ((pid = fork()) == -1)
 		return (-1);
 	if (pid == 0) {
 		for (fd = 0; fd < 3; fd++)
 			signal(vm_sigs[fd], SIG_DFL);
-		fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0644);
+		fd = logpath == NULL ? -1 : open(logpath, O_WRONLY | O_CREAT |
+		    O_TRUNC | O_CLOEXEC, 0644);
 		if (fd != -1) {
 			dup2(fd, 1);
 			dup2(fd, 2);

@@ -60,6 +60,7 @@ void	 vm_kernel_free(struct vm_kernel *k);
 char	*vm_modules_guess(const struct vm_kernel *k);
 char	*vm_kernel_vmlinux(const struct vm_kernel *k);
 int	 vm_sha256_file(const char *path, char out[65], char **cause);
+int	 vm_system(char *const argv[], const char *logpath);
 int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
 	     const char *init, char **out, char **cause);
 char	*vm_find_init(char **cause);
