@@ -279,6 +279,83 @@ region_cmp(const void *a, const void *b)
 
 /* ---- samples.csv ---- */
 
+/* samples.csv: the used-page classes and uninitialised pages of a row. */
+static int
+samples_row_classes(struct reader *rd, struct row_ctx *ctx, size_t at)
+{
+	struct results *res = ctx->res;
+	struct results_times *tm = &res->samples;
+	uint64_t v;
+	int c;
+
+	for (c = 0; c < RESULTS_NCLASSES; c++) {
+		if (field_u64(rd, CSV_SAMPLES_ANON + c, &v) != 0)
+			return (-1);
+		if (v == RESULTS_UNKNOWN)
+			ctx->classes_missing = 1;
+		else if (!ctx->classes_missing) {
+			/* Class columns cost memory only when filled in. */
+			if (res->cls[c] == NULL)
+				res->cls[c] = xcalloc((size_t)tm->alloc *
+				    res->nregions, sizeof *res->cls[c]);
+			ctx->classes_seen = 1;
+			res->cls[c][at] += v;
+		}
+	}
+	if (field_u64(rd, CSV_SAMPLES_UNINIT, &v) != 0)
+		return (-1);
+	if (v != RESULTS_UNKNOWN && v > 0) {
+		/* Only runs with memory left to initialise pay for it. */
+		if (res->uninit == NULL)
+			res->uninit = xcalloc((size_t)tm->alloc *
+			    res->nregions, sizeof *res->uninit);
+		res->uninit[at] += v;
+	}
+	return (0);
+}
+
+/*
+ * samples.csv: a sampled scan's interval (free_pages_lo, free_pages_hi)
+ * and the fewest used pages it allows, kept only once a row has one.
+ */
+static void
+samples_row_interval(struct reader *rd, struct row_ctx *ctx, size_t at,
+    uint64_t present, uint64_t free_pages)
+{
+	struct results *res = ctx->res;
+	struct results_times *tm = &res->samples;
+	uint64_t lo, hi;
+
+	if (field_u64(rd, CSV_SAMPLES_FREE_LO, &lo) != 0 ||
+	    field_u64(rd, CSV_SAMPLES_FREE_HI, &hi) != 0)
+		return;
+	if ((lo == RESULTS_UNKNOWN) != (hi == RESULTS_UNKNOWN) ||
+	    (lo != RESULTS_UNKNOWN && (lo > free_pages || hi < free_pages))) {
+		reader_fail(rd, "free_pages_lo and free_pages_hi must both be "
+		    "empty or both hold an interval around free_pages");
+		return;
+	}
+	if (lo != RESULTS_UNKNOWN && res->used_lo == NULL) {
+		/* The first sampled row: every row so far was exact. */
+		res->used_lo = xcalloc((size_t)tm->alloc * res->nregions,
+		    sizeof *res->used_lo);
+		res->partial = xcalloc((size_t)tm->alloc * res->nregions,
+		    sizeof *res->partial);
+		memcpy(res->used_lo, res->used, (size_t)tm->alloc *
+		    res->nregions * sizeof *res->used_lo);
+		res->used_lo[at] -= free_pages < present ? present -
+		    free_pages : 0;
+	}
+	if (res->used_lo == NULL)
+		return;
+	if (lo != RESULTS_UNKNOWN) {
+		res->partial[at] = 1;
+		res->used_lo[at] += hi < present ? present - hi : 0;
+	} else
+		res->used_lo[at] += free_pages < present ? present -
+		    free_pages : 0;
+}
+
 /* One (node, region, zone) of one sample. */
 static int
 samples_row(struct reader *rd, void *opaque)
@@ -294,9 +371,9 @@ samples_row(struct reader *rd, void *opaque)
 		&res->partial
 	};
 	const struct slot_arrays sa = { arrays, 11, 3, res->nregions };
-	uint64_t present, free_pages, v, lo, hi;
+	uint64_t present, free_pages;
 	size_t at;
-	int s, r, c, again;
+	int s, r, again;
 
 	if ((r = row_region(rd, res, CSV_SAMPLES_NODE, CSV_SAMPLES_REGION,
 	    ctx)) < 0)
@@ -328,57 +405,8 @@ samples_row(struct reader *rd, void *opaque)
 	res->free[at] += free_pages;
 	/* A zone that reports more free than present pages uses none. */
 	res->used[at] += free_pages < present ? present - free_pages : 0;
-	for (c = 0; c < RESULTS_NCLASSES; c++) {
-		if (field_u64(rd, CSV_SAMPLES_ANON + c, &v) != 0)
-			return (0);
-		if (v == RESULTS_UNKNOWN)
-			ctx->classes_missing = 1;
-		else if (!ctx->classes_missing) {
-			/* Class columns cost memory only when filled in. */
-			if (res->cls[c] == NULL)
-				res->cls[c] = xcalloc((size_t)tm->alloc *
-				    res->nregions, sizeof *res->cls[c]);
-			ctx->classes_seen = 1;
-			res->cls[c][at] += v;
-		}
-	}
-	if (field_u64(rd, CSV_SAMPLES_UNINIT, &v) != 0)
-		return (0);
-	if (v != RESULTS_UNKNOWN && v > 0) {
-		/* Only runs with memory left to initialise pay for it. */
-		if (res->uninit == NULL)
-			res->uninit = xcalloc((size_t)tm->alloc *
-			    res->nregions, sizeof *res->uninit);
-		res->uninit[at] += v;
-	}
-	if (field_u64(rd, CSV_SAMPLES_FREE_LO, &lo) != 0 ||
-	    field_u64(rd, CSV_SAMPLES_FREE_HI, &hi) != 0)
-		return (0);
-	if ((lo == RESULTS_UNKNOWN) != (hi == RESULTS_UNKNOWN) ||
-	    (lo != RESULTS_UNKNOWN && (lo > free_pages || hi < free_pages))) {
-		reader_fail(rd, "free_pages_lo and free_pages_hi must both be "
-		    "empty or both hold an interval around free_pages");
-		return (0);
-	}
-	if (lo != RESULTS_UNKNOWN && res->used_lo == NULL) {
-		/* The first sampled row: every row so far was exact. */
-		res->used_lo = xcalloc((size_t)tm->alloc * res->nregions,
-		    sizeof *res->used_lo);
-		res->partial = xcalloc((size_t)tm->alloc * res->nregions,
-		    sizeof *res->partial);
-		memcpy(res->used_lo, res->used, (size_t)tm->alloc *
-		    res->nregions * sizeof *res->used_lo);
-		res->used_lo[at] -= free_pages < present ? present -
-		    free_pages : 0;
-	}
-	if (res->used_lo == NULL)
-		return (0);
-	if (lo != RESULTS_UNKNOWN) {
-		res->partial[at] = 1;
-		res->used_lo[at] += hi < present ? present - hi : 0;
-	} else
-		res->used_lo[at] += free_pages < present ? present -
-		    free_pages : 0;
+	if (samples_row_classes(rd, ctx, at) == 0)
+		samples_row_interval(rd, ctx, at, present, free_pages);
 	return (0);
 }
 
