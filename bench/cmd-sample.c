@@ -193,6 +193,31 @@ sample_print_end(const struct sample_settings *set, int format,
 	printf("%s%s\n", set->quiet ? "" : "results: ", set->out);
 }
 
+/* Open the results session (the directory, if any, and meta.json). */
+static void
+sample_session_open(struct session *ss, const struct sample_settings *set,
+    json_t *system, struct source *src)
+{
+	struct session_config sc = { 0 };
+	char *cause = NULL;
+	int rc;
+
+	sc.command = "sample";
+	sc.dir = set->out;
+	sc.label = set->label;
+	sc.system = system;
+	sc.src = src;
+	sc.interval_s = (double)set->interval / 1e9;
+	sc.replay = set->replay;
+	if (set->replay != NULL)
+		sc.replay_samples = recording_end(set->replay,
+		    &sc.replay_end_t_s);
+	sc.end_phase = "sample";
+	if ((rc = session_open(ss, &sc, json_pack("[s]", "sample"),
+	    &cause)) != 0)
+		die(-rc, "sample: %s", cause);
+}
+
 /* regionbench sample. */
 static int
 cmd_sample_exec(int argc, char **argv)
@@ -200,7 +225,6 @@ cmd_sample_exec(int argc, char **argv)
 	extern const struct command_entry cmd_sample_entry;
 	struct sample_settings set = { 0 };
 	struct source_cli cli = { 0 };
-	struct session_config sc = { 0 };
 	struct sampler_config cfg;
 	struct sample_pipe pipe_out = { 0 };
 	struct sample_live live;
@@ -247,20 +271,7 @@ cmd_sample_exec(int argc, char **argv)
 	    (rc = recording_write_source(set.record, &src, 0, 0,
 	    &cause)) != 0))
 		die(-rc, "sample: %s", cause);
-	sc.command = "sample";
-	sc.dir = set.out;
-	sc.label = set.label;
-	sc.system = system;
-	sc.src = &src;
-	sc.interval_s = (double)set.interval / 1e9;
-	sc.replay = set.replay;
-	if (set.replay != NULL)
-		sc.replay_samples = recording_end(set.replay,
-		    &sc.replay_end_t_s);
-	sc.end_phase = "sample";
-	if ((rc = session_open(&ss, &sc, json_pack("[s]", "sample"),
-	    &cause)) != 0)
-		die(-rc, "sample: %s", cause);
+	sample_session_open(&ss, &set, system, &src);
 
 	sample_sampler_config(&set, &cfg);
 	pipe_out.format = format;
