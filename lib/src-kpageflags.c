@@ -541,37 +541,14 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
 	return (est);
 }
 
-/* Settings and findings for meta.json. */
+/* meta.json: how samples are scanned (threads, cost, sampled scans). */
 static void
-src_kpageflags_describe(struct source *src, json_t *obj)
+src_kpageflags_describe_scan(struct source *src, json_t *obj)
 {
 	struct src_kpageflags *kp = src->priv;
-	const char *marking = "undecided";
-	json_t *acc, *unchecked, *pcp;
-	char name[64], *basis = NULL, *advice = NULL;
+	char *basis = NULL, *advice = NULL;
 	double est;
-	uint64_t fw;
-	int i;
 
-	if (kp == NULL)
-		return;
-	if (kp->marking == SRC_KPAGEFLAGS_ALL_PAGES)
-		marking = "all-pages";
-	else if (kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY)
-		marking = "head-only";
-	json_object_set_new(obj, "region_mode",
-	    json_string(region_map_mode_name(&kp->map)));
-	json_object_set_new(obj, "region_size_bytes",
-	    kp->map.mode == REGION_MAP_SIZE ? json_integer((json_int_t)
-	    (kp->map.region_pages * kp->map.page_size)) : kp->map.mode ==
-	    REGION_MAP_BLOCK ? json_integer((json_int_t)(kp->map.block_pages *
-	    kp->map.page_size)) : json_null());
-	json_object_set_new(obj, "region_map", kp->map.file != NULL ?
-	    json_string(kp->map.file) : json_null());
-	json_object_set_new(obj, "block_size_bytes", json_integer(
-	    (json_int_t)(kp->map.block_pages * kp->map.page_size)));
-	json_object_set_new(obj, "regions", json_integer(kp->map.nregions));
-	json_object_set_new(obj, "region_keys", json_integer(kp->map.nkeys));
 	json_object_set_new(obj, "scan_threads", json_integer(kp->nthreads));
 	json_object_set_new(obj, "scan_threads_why",
 	    json_string(kp->threads_why));
@@ -601,27 +578,16 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 	    json_integer((json_int_t)kp->full_scans));
 	json_object_set_new(obj, "sampled_scans",
 	    json_integer((json_int_t)kp->sampled_scans));
-	json_object_set_new(obj, "batch_bytes",
-	    json_integer(SRC_KPAGEFLAGS_BATCH));
-	json_object_set_new(obj, "max_order", json_integer(kp->maxorder));
-	json_object_set_new(obj, "buddy_marking", json_string(marking));
-	json_object_set_new(obj, "order_rule", json_string(
-	    kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY ? "oldA" : "run"));
-	json_object_set_new(obj, "buddy_detection",
-	    json_string(kp->detection));
-	json_object_set_new(obj, "unmanaged_rule", json_string("per zone, "
-	    "flag-less pages beyond zoneinfo managed (PG_reserved excluded) "
-	    "are not present, taken from the highest region key down"));
-	json_object_set_new(obj, "pcp_rule", json_string("per zone, the "
-	    "per-CPU list pages of zoneinfo (count:) are free pages, taken "
-	    "from the flag-less pages of its region keys in proportion"));
-	json_object_set_new(obj, "firmware_rule", json_string("PG_reserved "
-	    "pages below 1 MiB or outside System RAM of sys/firmware/memmap "
-	    "are the firmware's: neither present nor used"));
-	for (i = 0, fw = 0; i < kp->map.nkeys; i++)
-		fw += kp->total[i].firmware;
-	json_object_set_new(obj, "firmware_reserved_pages", json_integer(
-	    (json_int_t)fw));
+}
+
+/* meta.json: how the counts compared with zoneinfo (the accuracy). */
+static json_t *
+src_kpageflags_accuracy(const struct src_kpageflags *kp)
+{
+	json_t *acc, *unchecked, *pcp;
+	char name[64];
+	int i;
+
 	acc = json_object();
 	json_object_set_new(acc, "samples", json_integer(kp->samples));
 	json_object_set_new(acc, "zone_checks", json_integer(kp->checks));
@@ -651,7 +617,60 @@ src_kpageflags_describe(struct source *src, json_t *obj)
 		    kp->zones[i].pcp));
 	}
 	json_object_set_new(acc, "pcp_pages_last", pcp);
-	json_object_set_new(obj, "accuracy", acc);
+	return (acc);
+}
+
+/* Settings and findings for meta.json. */
+static void
+src_kpageflags_describe(struct source *src, json_t *obj)
+{
+	struct src_kpageflags *kp = src->priv;
+	const char *marking = "undecided";
+	uint64_t fw;
+	int i;
+
+	if (kp == NULL)
+		return;
+	if (kp->marking == SRC_KPAGEFLAGS_ALL_PAGES)
+		marking = "all-pages";
+	else if (kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY)
+		marking = "head-only";
+	json_object_set_new(obj, "region_mode",
+	    json_string(region_map_mode_name(&kp->map)));
+	json_object_set_new(obj, "region_size_bytes",
+	    kp->map.mode == REGION_MAP_SIZE ? json_integer((json_int_t)
+	    (kp->map.region_pages * kp->map.page_size)) : kp->map.mode ==
+	    REGION_MAP_BLOCK ? json_integer((json_int_t)(kp->map.block_pages *
+	    kp->map.page_size)) : json_null());
+	json_object_set_new(obj, "region_map", kp->map.file != NULL ?
+	    json_string(kp->map.file) : json_null());
+	json_object_set_new(obj, "block_size_bytes", json_integer(
+	    (json_int_t)(kp->map.block_pages * kp->map.page_size)));
+	json_object_set_new(obj, "regions", json_integer(kp->map.nregions));
+	json_object_set_new(obj, "region_keys", json_integer(kp->map.nkeys));
+	src_kpageflags_describe_scan(src, obj);
+	json_object_set_new(obj, "batch_bytes",
+	    json_integer(SRC_KPAGEFLAGS_BATCH));
+	json_object_set_new(obj, "max_order", json_integer(kp->maxorder));
+	json_object_set_new(obj, "buddy_marking", json_string(marking));
+	json_object_set_new(obj, "order_rule", json_string(
+	    kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY ? "oldA" : "run"));
+	json_object_set_new(obj, "buddy_detection",
+	    json_string(kp->detection));
+	json_object_set_new(obj, "unmanaged_rule", json_string("per zone, "
+	    "flag-less pages beyond zoneinfo managed (PG_reserved excluded) "
+	    "are not present, taken from the highest region key down"));
+	json_object_set_new(obj, "pcp_rule", json_string("per zone, the "
+	    "per-CPU list pages of zoneinfo (count:) are free pages, taken "
+	    "from the flag-less pages of its region keys in proportion"));
+	json_object_set_new(obj, "firmware_rule", json_string("PG_reserved "
+	    "pages below 1 MiB or outside System RAM of sys/firmware/memmap "
+	    "are the firmware's: neither present nor used"));
+	for (i = 0, fw = 0; i < kp->map.nkeys; i++)
+		fw += kp->total[i].firmware;
+	json_object_set_new(obj, "firmware_reserved_pages", json_integer(
+	    (json_int_t)fw));
+	json_object_set_new(obj, "accuracy", src_kpageflags_accuracy(kp));
 }
 
 /* The region map of the open source (placement and info use it). */
