@@ -94,15 +94,162 @@ region_map_json_array(json_t *o, const char *key, size_t size, int *n)
 	return (xcalloc(*n > 0 ? *n : 1, size));
 }
 
+/* The map's nodes from recording.json. */
+static int
+rmj_read_nodes(struct region_map *map, json_t *o)
+{
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+
+	if ((map->nodes = region_map_json_array(o, "nodes",
+	    sizeof *map->nodes, &map->nnodes)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "nodes"), i, j) {
+		if (json_unpack(j, "{s:i, s:I, s:I, s:i}", "node",
+		    &map->nodes[i].node, "start_pfn", &s, "end_pfn", &e,
+		    "regions", &map->nodes[i].nregions) != 0)
+			return (-1);
+		map->nodes[i].start_pfn = (uint64_t)s;
+		map->nodes[i].end_pfn = (uint64_t)e;
+	}
+	return (0);
+}
+
+/* The map's blocks from recording.json. */
+static int
+rmj_read_blocks(struct region_map *map, json_t *o)
+{
+	const char *name;
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+	int b;
+
+	if ((map->blocks = region_map_json_array(o, "blocks",
+	    sizeof *map->blocks, &map->nblocks)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "blocks"), i, j) {
+		if (json_unpack(j, "{s:i, s:i, s:I, s:I, s:b, s:s}", "id",
+		    &map->blocks[i].id, "node", &map->blocks[i].node,
+		    "start_pfn", &s, "end_pfn", &e, "online", &b,
+		    "valid_zone", &name) != 0 || strlen(name) >= SNAP_NAME_LEN)
+			return (-1);
+		map->blocks[i].start_pfn = (uint64_t)s;
+		map->blocks[i].end_pfn = (uint64_t)e;
+		map->blocks[i].online = b;
+		snprintf(map->blocks[i].valid_zone, SNAP_NAME_LEN, "%s", name);
+	}
+	return (0);
+}
+
+/* The map's regions from recording.json. */
+static int
+rmj_read_regions(struct region_map *map, json_t *o)
+{
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+
+	if ((map->regions = region_map_json_array(o, "regions",
+	    sizeof *map->regions, &map->nregions)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "regions"), i, j) {
+		if (json_unpack(j, "{s:i, s:i, s:I, s:I}", "node",
+		    &map->regions[i].node, "region", &map->regions[i].region,
+		    "start_pfn", &s, "end_pfn", &e) != 0)
+			return (-1);
+		map->regions[i].start_pfn = (uint64_t)s;
+		map->regions[i].end_pfn = (uint64_t)e;
+	}
+	return (0);
+}
+
+/* The map's zones from recording.json. */
+static int
+rmj_read_zones(struct region_map *map, json_t *o)
+{
+	const char *name;
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+	int b;
+
+	if ((map->zones = region_map_json_array(o, "zones",
+	    sizeof *map->zones, &map->nzones)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "zones"), i, j) {
+		if (json_unpack(j, "{s:i, s:s, s:I, s:I, s:b}", "node",
+		    &map->zones[i].node, "name", &name, "start_pfn", &s,
+		    "end_pfn", &e, "partial", &b) != 0 ||
+		    strlen(name) >= SNAP_NAME_LEN)
+			return (-1);
+		snprintf(map->zones[i].name, SNAP_NAME_LEN, "%s", name);
+		map->zones[i].start_pfn = (uint64_t)s;
+		map->zones[i].end_pfn = (uint64_t)e;
+		map->zones[i].partial = b;
+	}
+	return (0);
+}
+
+/* The map's keys from recording.json. */
+static int
+rmj_read_keys(struct region_map *map, json_t *o)
+{
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+
+	if ((map->keys = region_map_json_array(o, "keys",
+	    sizeof *map->keys, &map->nkeys)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "keys"), i, j) {
+		if (json_unpack(j, "{s:i, s:i, s:i, s:i, s:I, s:I}", "node",
+		    &map->keys[i].node, "region", &map->keys[i].region,
+		    "span", &map->keys[i].span, "zone", &map->keys[i].zone,
+		    "start_pfn", &s, "end_pfn", &e) != 0 ||
+		    map->keys[i].span < 0 ||
+		    map->keys[i].span >= map->nregions ||
+		    map->keys[i].zone < 0 || map->keys[i].zone >= map->nzones)
+			return (-1);
+		map->keys[i].start_pfn = (uint64_t)s;
+		map->keys[i].end_pfn = (uint64_t)e;
+	}
+	return (0);
+}
+
+/* The map's segs from recording.json. */
+static int
+rmj_read_segs(struct region_map *map, json_t *o)
+{
+	json_int_t s, e;
+	json_t *j;
+	size_t i;
+
+	if ((map->segs = region_map_json_array(o, "segs",
+	    sizeof *map->segs, &map->nsegs)) == NULL)
+		return (-1);
+	json_array_foreach(json_object_get(o, "segs"), i, j) {
+		if (json_unpack(j, "{s:I, s:I, s:i, s:i}", "start_pfn", &s,
+		    "end_pfn", &e, "key", &map->segs[i].key, "block",
+		    &map->segs[i].block) != 0 || map->segs[i].key < 0 ||
+		    map->segs[i].key >= map->nkeys ||
+		    map->segs[i].block < -1 ||
+		    map->segs[i].block >= map->nblocks)
+			return (-1);
+		map->segs[i].start_pfn = (uint64_t)s;
+		map->segs[i].end_pfn = (uint64_t)e;
+	}
+	return (0);
+}
+
 /* Read the map back from region_map_to_json's object; -1 when malformed. */
 static int
 region_map_json_read(struct region_map *map, json_t *o)
 {
-	json_int_t ps, rp, bp, s, e;
-	json_t *j, *file;
-	const char *mode, *name;
-	size_t i;
-	int b;
+	json_int_t ps, rp, bp;
+	json_t *file;
+	const char *mode;
 
 	if (json_unpack(o, "{s:s, s:I, s:I, s:I, s:o}", "mode", &mode,
 	    "page_size", &ps, "region_pages", &rp, "block_pages", &bp,
@@ -122,85 +269,12 @@ region_map_json_read(struct region_map *map, json_t *o)
 	if (json_is_string(file))
 		map->file = xstrdup(json_string_value(file));
 
-	if ((map->nodes = region_map_json_array(o, "nodes",
-	    sizeof *map->nodes, &map->nnodes)) == NULL)
+	/* In this order: keys refer to regions and zones, segs to keys
+	 * and blocks, and each check needs the counts before it. */
+	if (rmj_read_nodes(map, o) != 0 || rmj_read_blocks(map, o) != 0 ||
+	    rmj_read_regions(map, o) != 0 || rmj_read_zones(map, o) != 0 ||
+	    rmj_read_keys(map, o) != 0 || rmj_read_segs(map, o) != 0)
 		return (-1);
-	json_array_foreach(json_object_get(o, "nodes"), i, j) {
-		if (json_unpack(j, "{s:i, s:I, s:I, s:i}", "node",
-		    &map->nodes[i].node, "start_pfn", &s, "end_pfn", &e,
-		    "regions", &map->nodes[i].nregions) != 0)
-			return (-1);
-		map->nodes[i].start_pfn = (uint64_t)s;
-		map->nodes[i].end_pfn = (uint64_t)e;
-	}
-	if ((map->blocks = region_map_json_array(o, "blocks",
-	    sizeof *map->blocks, &map->nblocks)) == NULL)
-		return (-1);
-	json_array_foreach(json_object_get(o, "blocks"), i, j) {
-		if (json_unpack(j, "{s:i, s:i, s:I, s:I, s:b, s:s}", "id",
-		    &map->blocks[i].id, "node", &map->blocks[i].node,
-		    "start_pfn", &s, "end_pfn", &e, "online", &b,
-		    "valid_zone", &name) != 0 || strlen(name) >= SNAP_NAME_LEN)
-			return (-1);
-		map->blocks[i].start_pfn = (uint64_t)s;
-		map->blocks[i].end_pfn = (uint64_t)e;
-		map->blocks[i].online = b;
-		snprintf(map->blocks[i].valid_zone, SNAP_NAME_LEN, "%s", name);
-	}
-	if ((map->regions = region_map_json_array(o, "regions",
-	    sizeof *map->regions, &map->nregions)) == NULL)
-		return (-1);
-	json_array_foreach(json_object_get(o, "regions"), i, j) {
-		if (json_unpack(j, "{s:i, s:i, s:I, s:I}", "node",
-		    &map->regions[i].node, "region", &map->regions[i].region,
-		    "start_pfn", &s, "end_pfn", &e) != 0)
-			return (-1);
-		map->regions[i].start_pfn = (uint64_t)s;
-		map->regions[i].end_pfn = (uint64_t)e;
-	}
-	if ((map->zones = region_map_json_array(o, "zones",
-	    sizeof *map->zones, &map->nzones)) == NULL)
-		return (-1);
-	json_array_foreach(json_object_get(o, "zones"), i, j) {
-		if (json_unpack(j, "{s:i, s:s, s:I, s:I, s:b}", "node",
-		    &map->zones[i].node, "name", &name, "start_pfn", &s,
-		    "end_pfn", &e, "partial", &b) != 0 ||
-		    strlen(name) >= SNAP_NAME_LEN)
-			return (-1);
-		snprintf(map->zones[i].name, SNAP_NAME_LEN, "%s", name);
-		map->zones[i].start_pfn = (uint64_t)s;
-		map->zones[i].end_pfn = (uint64_t)e;
-		map->zones[i].partial = b;
-	}
-	if ((map->keys = region_map_json_array(o, "keys",
-	    sizeof *map->keys, &map->nkeys)) == NULL)
-		return (-1);
-	json_array_foreach(json_object_get(o, "keys"), i, j) {
-		if (json_unpack(j, "{s:i, s:i, s:i, s:i, s:I, s:I}", "node",
-		    &map->keys[i].node, "region", &map->keys[i].region,
-		    "span", &map->keys[i].span, "zone", &map->keys[i].zone,
-		    "start_pfn", &s, "end_pfn", &e) != 0 ||
-		    map->keys[i].span < 0 ||
-		    map->keys[i].span >= map->nregions ||
-		    map->keys[i].zone < 0 || map->keys[i].zone >= map->nzones)
-			return (-1);
-		map->keys[i].start_pfn = (uint64_t)s;
-		map->keys[i].end_pfn = (uint64_t)e;
-	}
-	if ((map->segs = region_map_json_array(o, "segs",
-	    sizeof *map->segs, &map->nsegs)) == NULL)
-		return (-1);
-	json_array_foreach(json_object_get(o, "segs"), i, j) {
-		if (json_unpack(j, "{s:I, s:I, s:i, s:i}", "start_pfn", &s,
-		    "end_pfn", &e, "key", &map->segs[i].key, "block",
-		    &map->segs[i].block) != 0 || map->segs[i].key < 0 ||
-		    map->segs[i].key >= map->nkeys ||
-		    map->segs[i].block < -1 ||
-		    map->segs[i].block >= map->nblocks)
-			return (-1);
-		map->segs[i].start_pfn = (uint64_t)s;
-		map->segs[i].end_pfn = (uint64_t)e;
-	}
 	return (0);
 }
 
