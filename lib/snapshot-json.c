@@ -152,15 +152,54 @@ snapshot_json_get_array(json_t *a, uint64_t *v, int max)
 	return ((int)json_array_size(a));
 }
 
+/* An entry's migratetype figures (pagetypeinfo), when it has them. */
+static int
+snapshot_json_read_mt(const struct snapshot *snap, struct snap_entry *e,
+    json_t *o, const char **what)
+{
+	json_t *j, *k;
+	size_t m;
+
+	if ((j = json_object_get(o, "mt_free")) != NULL) {
+		*what = "mt_free is not one array of order counts per "
+		    "migratetype";
+		if (!json_is_array(j) || json_array_size(j) !=
+		    (size_t)snap->nmtypes)
+			return (-1);
+		json_array_foreach(j, m, k) {
+			if (snapshot_json_get_array(k, e->mt_free[m],
+			    SNAP_MAX_ORDERS) < 0)
+				return (-1);
+		}
+		k = json_object_get(o, "mt_capped");
+		if (!json_is_array(k) || json_array_size(k) !=
+		    (size_t)snap->nmtypes)
+			return (-1);
+		json_array_foreach(k, m, j) {
+			if (!json_is_integer(j))
+				return (-1);
+			e->mt_capped[m] = (uint32_t)json_integer_value(j);
+		}
+		e->has_mt_free = 1;
+	}
+	if ((j = json_object_get(o, "mt_blocks")) != NULL) {
+		*what = "mt_blocks is not one count per migratetype";
+		if (snapshot_json_get_array(j, e->mt_blocks,
+		    SNAP_MAX_MTYPES) != snap->nmtypes)
+			return (-1);
+		e->has_mt_blocks = 1;
+	}
+	return (0);
+}
+
 /* One entry back into snap; -1 with *what when malformed. */
 static int
 snapshot_json_read_entry(struct snapshot *snap, json_t *o, const char **what)
 {
 	struct snap_entry *e;
-	json_t *j, *k;
+	json_t *j;
 	const char *zone;
 	int node, region, zone_region, n;
-	size_t m;
 
 	*what = "an entry needs node, region, zone_region and zone";
 	if (json_unpack(o, "{s:i, s:i, s:i, s:s}", "node", &node, "region",
@@ -205,35 +244,8 @@ snapshot_json_read_entry(struct snapshot *snap, json_t *o, const char **what)
 			return (-1);
 		e->free_interval = 1;
 	}
-	if ((j = json_object_get(o, "mt_free")) != NULL) {
-		*what = "mt_free is not one array of order counts per "
-		    "migratetype";
-		if (!json_is_array(j) || json_array_size(j) !=
-		    (size_t)snap->nmtypes)
-			return (-1);
-		json_array_foreach(j, m, k) {
-			if (snapshot_json_get_array(k, e->mt_free[m],
-			    SNAP_MAX_ORDERS) < 0)
-				return (-1);
-		}
-		k = json_object_get(o, "mt_capped");
-		if (!json_is_array(k) || json_array_size(k) !=
-		    (size_t)snap->nmtypes)
-			return (-1);
-		json_array_foreach(k, m, j) {
-			if (!json_is_integer(j))
-				return (-1);
-			e->mt_capped[m] = (uint32_t)json_integer_value(j);
-		}
-		e->has_mt_free = 1;
-	}
-	if ((j = json_object_get(o, "mt_blocks")) != NULL) {
-		*what = "mt_blocks is not one count per migratetype";
-		if (snapshot_json_get_array(j, e->mt_blocks,
-		    SNAP_MAX_MTYPES) != snap->nmtypes)
-			return (-1);
-		e->has_mt_blocks = 1;
-	}
+	if (snapshot_json_read_mt(snap, e, o, what) != 0)
+		return (-1);
 	if ((j = json_object_get(o, "used")) != NULL) {
 		*what = "used is not one count per class of used pages";
 		if (snapshot_json_get_array(j, e->used, SNAP_USED_NCLASS) !=
