@@ -30,7 +30,7 @@ bench_libbench_a_SOURCES = \
 	bench/runner.c bench/runner.h bench/runner-int.h \
 	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
 	bench/sample-out.c bench/sample-out.h \
-	bench/sampler.c bench/sampler.h \
+	bench/sampler.c bench/sampler-ctl.c bench/sampler.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c \
