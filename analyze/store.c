@@ -810,10 +810,13 @@ store_select_runs(struct store *st, const struct store_selector *sel,
 	    "start_time, run_id", 0, NULL, select_row, &s, cause)) != 0)
 		goto fail;
 	first = sel->last > 0 && s.nruns > sel->last ? s.nruns - sel->last : 0;
-	for (i = 0; i < first; i++)
-		compare_run_release(s.runs[i]);
-	memmove(s.runs, s.runs + first, (s.nruns - first) * sizeof *s.runs);
-	s.nruns -= first;
+	if (first > 0) {
+		for (i = 0; i < first; i++)
+			compare_run_release(s.runs[i]);
+		memmove(s.runs, s.runs + first, (s.nruns - first) *
+		    sizeof *s.runs);
+		s.nruns -= first;
+	}
 	if (s.nruns == 0) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "no stored run matches "
 		    "this selection in %s", st->url);
