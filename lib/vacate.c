@@ -359,11 +359,11 @@ vacate_dmi_virtual(const char *s)
 }
 
 /*
- * Is this a guest?  Inside `regionbench vm` the host names the boot's
- * facts in REGIONBENCH_VM_FACTS; elsewhere the firmware's DMI strings
- * (class/dmi/id) name the machine, as systemd-detect-virt reads them.
- * The CPU's hypervisor flag alone does not count: cloud machines have it
- * and are live systems.  why says which fact decided.
+ * Is this a guest of `regionbench vm` (the host names the boot's facts in
+ * REGIONBENCH_VM_FACTS)?  Nothing else counts: a cloud machine is a
+ * virtual machine and someone's live system.  When the firmware's DMI
+ * strings (class/dmi/id) name a virtual machine, why says so, so the
+ * refusal tells a user in their own scratch VM to add --force.
  */
 int
 vacate_check_guest(const char *sys_root, char *why, size_t len)
@@ -379,18 +379,22 @@ vacate_check_guest(const char *sys_root, char *why, size_t len)
 		snprintf(why, len, "a guest of regionbench vm (%s)", facts);
 		return (1);
 	}
+	/*
+	 * Any other virtual machine may be someone's live system (a cloud
+	 * machine is one): it is named in the refusal, never a pass.
+	 */
 	for (i = 0; files[i] != NULL; i++) {
 		snprintf(path, sizeof path, "%s/class/dmi/id/%s", sys_root,
 		    files[i]);
 		if (vacate_read_small(path, buf, sizeof buf) == 0 &&
 		    vacate_dmi_virtual(buf)) {
-			snprintf(why, len, "a virtual machine (%s: %s)", path,
-			    buf);
-			return (1);
+			snprintf(why, len, "a virtual machine (%s: %s), but "
+			    "not a guest of regionbench vm", path, buf);
+			return (0);
 		}
 	}
-	snprintf(why, len, "no sign of a guest (%s/class/dmi/id names no "
-	    "virtual machine, REGIONBENCH_VM_FACTS unset)", sys_root);
+	snprintf(why, len, "not a guest of regionbench vm "
+	    "(REGIONBENCH_VM_FACTS unset)");
 	return (0);
 }
 
