@@ -46,7 +46,8 @@ expect_out '^Hmean +workload\.pagetest\.pages_per_s +pages/s' \
 first=$(grep '^exit ' "$WORK/out" | sed -n 1p)
 [ "$first" = "exit 2" ]
 ok $? "gate in one boot exits 2 ($first)"
-expect_out '^not judged: spread_index\.twmean \[fill\]: (baseline has 1 boot, candidate 1; the rule needs 3 a side|data quality)' \
+# (On a busy machine the runs may miss samples: then data quality is why.)
+expect_out '^not judged: .*(baseline has 1 boot, candidate 1; the rule needs 3 a side|data quality)' \
     "and says why, as the text does"
 [ -s gate.xml ] && [ -s gate.md ]
 ok $? "gate wrote gate.xml and gate.md"
