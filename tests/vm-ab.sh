@@ -5,20 +5,7 @@
 # the same arguments on both sides must pass.
 . "$top_srcdir/tests/cli-lib.sh"
 
-command -v qemu-system-x86_64 >/dev/null ||
-	skip_all "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-kernel=${REGIONBENCH_VM_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for d in "$top_builddir/tests/vm-kernel" "$top_srcdir/tests/vm-kernel"; do
-		for k in "$d"/boot/vmlinuz-*; do
-			[ -f "$k" ] && kernel=$k && break 2
-		done
-	done
-fi
-[ -n "$kernel" ] && [ -f "$kernel" ] ||
-	skip_all "no kernel to boot (sh tests/vm-kernel.sh fetches Debian's)"
-export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
-export XDG_CACHE_HOME="$WORK/cache"
+vm_test_setup
 
 # ab NAME ARGS...: one regionbench ab into $WORK/NAME.
 ab() {

@@ -4,22 +4,7 @@
 # QEMU, static busybox or the kernel is missing.
 . "$top_srcdir/tests/cli-lib.sh"
 
-command -v qemu-system-x86_64 >/dev/null ||
-	skip_all "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip_all "no /bin/busybox (apt-get install busybox-static)"
-kernel=${REGIONBENCH_VM_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for d in "$top_builddir/tests/vm-kernel" "$top_srcdir/tests/vm-kernel"; do
-		for k in "$d"/boot/vmlinuz-*; do
-			[ -f "$k" ] && kernel=$k && break 2
-		done
-	done
-fi
-[ -n "$kernel" ] && [ -f "$kernel" ] ||
-	skip_all "no kernel to boot (sh tests/vm-kernel.sh fetches Debian's)"
-# The guest init and the initramfs cache stay in the test's directory.
-export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
-export XDG_CACHE_HOME="$WORK/cache"
+vm_test_setup
 
 out="$WORK/vm-results"
 cat >"$WORK/guest.sh" <<'GUEST'
