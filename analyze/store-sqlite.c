@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,10 @@ sqlite_open(const char *path, char **cause)
 
 	if (sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		fail_with(cause, RB_EXIT_ENV, "sqlite:%s: %s", path,
-		    c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
+		fail_with(cause, RB_EXIT_ENV, "sqlite:%s: %s%s", path,
+		    c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory",
+		    errno == ENOENT ? " (its directory does not exist: run "
+		    "where results/ is, or name the database with --db)" : "");
 		sqlite3_close(c->db);
 		free(c);
 		return (NULL);
