@@ -380,7 +380,7 @@ vacate_check_guest(const char *sys_root, char *why, size_t len)
 		return (1);
 	}
 	/*
-	 * Any other virtual machine may be someone's live system (a cloud
+	 * Any other virtual machine may be someone's live machine (a cloud
 	 * machine is one): it is named in the refusal, never a pass.
 	 */
 	for (i = 0; files[i] != NULL; i++) {
