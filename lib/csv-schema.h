@@ -90,6 +90,20 @@ enum csv_type {
 	X(VALUE,	"value",		CSV_REAL_OPT, t)	\
 	X(UNIT,		"unit",			CSV_TEXT, t)
 
+/*
+ * references.csv: what DAMON saw referenced in each region over one
+ * aggregation interval (docs/csv-schema.md).  idle_age_s is empty when no
+ * part of the region was idle.
+ */
+#define CSV_REFERENCES_COLUMNS(X, t)					\
+	X(T,		"t_s",			CSV_REAL, t)		\
+	X(PHASE,	"phase",		CSV_TEXT, t)		\
+	X(NODE,		"node",			CSV_INT, t)		\
+	X(REGION,	"region",		CSV_INT, t)		\
+	X(MONITORED,	"monitored_bytes",	CSV_INT, t)		\
+	X(REFERENCED,	"referenced_bytes",	CSV_INT, t)		\
+	X(IDLE_AGE,	"idle_age_s",		CSV_REAL_OPT, t)
+
 #define CSV_EVENTS_COLUMNS(X, t)					\
 	X(T,		"t_s",			CSV_REAL, t)		\
 	X(EVENT,	"event",		CSV_TEXT, t)		\
@@ -108,6 +122,7 @@ enum csv_type {
 	X(PAGEBLOCKS,	"pageblocks.csv",	CSV_PAGEBLOCKS_COLUMNS,	1) \
 	X(PLACEMENT,	"placement.csv",	CSV_PLACEMENT_COLUMNS,	1) \
 	X(WORKLOADS,	"workloads.csv",	CSV_WORKLOADS_COLUMNS,	1) \
+	X(REFERENCES,	"references.csv",	CSV_REFERENCES_COLUMNS,	1) \
 	X(EVENTS,	"events.csv",		CSV_EVENTS_COLUMNS,	1)
 
 enum csv_table {
