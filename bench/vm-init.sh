@@ -28,22 +28,31 @@ fail() {
 }
 
 say "init up after $(cut -d' ' -f1 /proc/uptime) s"
-# /modules says "LEVEL NAME.ko" in load order; the modules of one level
-# need only those of lower levels, so they load side by side (under TCG
-# each insmod is seconds of emulated work spread over the guest's CPUs).
-level=0
-while grep -q "^$level " /modules; do
-	pids=""
-	while read -r l m; do
-		[ "$l" = "$level" ] || continue
-		insmod "/lib/modules/$m" &
-		pids="$pids $!:$m"
-	done </modules
-	for p in $pids; do
-		wait "${p%%:*}" || fail "cannot load module ${p#*:}"
+# /modules says "GROUP LEVEL NAME.ko" in load order.  The modules of one
+# level need only those of lower levels, so they load side by side (under
+# TCG each insmod is emulated work spread over the guest's CPUs); group 1,
+# what only the scratch disk needs, loads in the background while the
+# shares are mounted.
+load_group() {
+	level=0
+	while grep -q "^$1 $level " /modules; do
+		pids=""
+		while read -r g l m; do
+			[ "$g" = "$1" ] && [ "$l" = "$level" ] || continue
+			insmod "/lib/modules/$m" &
+			pids="$pids $!:$m"
+		done </modules
+		for p in $pids; do
+			wait "${p%%:*}" || fail "cannot load module ${p#*:}" \
+			    "(if the kernel enforces module signatures, boot" \
+			    "it with module.sig_enforce=1 so they are kept)"
+		done
+		level=$((level + 1))
 	done
-	level=$((level + 1))
-done
+}
+load_group 1 &
+later=$!
+load_group 0
 
 P9="trans=virtio,version=9p2000.L,msize=512000"
 mount -t 9p -o "$P9" out /out || fail "cannot mount the results share"
@@ -66,6 +75,7 @@ mount -t devpts devpts $R/dev/pts
 mount -t tmpfs tmpfs $R/dev/shm
 mount -t tmpfs tmpfs $R/run
 [ -d $R/sys/fs/cgroup ] && mount -t cgroup2 cgroup2 $R/sys/fs/cgroup
+wait $later
 if [ -b /dev/vda ]; then
 	mount -t ext4 /dev/vda $R/var/tmp || fail "cannot mount the scratch disk"
 	chmod 1777 $R/var/tmp

@@ -33,20 +33,31 @@
 
 #define VM_BUSYBOX	"/bin/busybox"
 
-/* What the guest init needs, and the kernel option that provides it. */
+/*
+ * What the guest init needs, and the kernel option that provides it.  The
+ * modules only the scratch disk's file system needs ("later") load in the
+ * background while the shares and the root are mounted, since under
+ * emulation loading ext4 alone takes a good part of a second.
+ */
 static const struct vm_module_need {
 	const char	*name;
 	const char	*config;
+	int		 later;
 } vm_needs[] = {
 	{ .name = "virtio_pci", .config = "CONFIG_VIRTIO_PCI" },
 	{ .name = "9pnet_virtio", .config = "CONFIG_NET_9P_VIRTIO" },
 	{ .name = "9p", .config = "CONFIG_9P_FS" },
 	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS" },
 	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK" },
-	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C" },
-	{ .name = "ext4", .config = "CONFIG_EXT4_FS" },
+	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C",
+	  .later = 1 },
+	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .later = 1 },
 	{ .name = NULL }
 };
+
+/* The trailer of a signed module (scripts/sign-file.c, module_signature.h). */
+#define VM_MODSIG_MAGIC		"~Module signature appended~\n"
+#define VM_MODSIG_INFO_LEN	12
 
 /* A growing memory buffer. */
 struct vm_buf {
@@ -361,6 +372,11 @@ struct vm_modset {
 	/* 0 for a module needing no other of the set, else one more than
 	 * the deepest it needs: the modules of a level load together. */
 	int		*levels;
+	/* 1 for a module loaded in the background (needed only by "later"
+	 * needs, and needing only such modules), else 0. */
+	int		*groups;
+	int		 adding_later;	/* the needs being added are later */
+	int		 mixed;		/* a later module needs an early one */
 };
 
 static int
@@ -387,7 +403,7 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 {
 	char *data, *deps, *magic, *d, *save;
 	size_t len;
-	int i, j, rc = 0, level = 0;
+	int i, j, rc = 0, level = 0, group = s->adding_later;
 
 	if (vm_modset_has(s, name))
 		return (0);
@@ -435,9 +451,12 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 			rc = vm_modset_add(s, t, k, dn, NULL, depth + 1,
 			    cause);
 			for (j = 0; rc == 0 && j < s->n; j++) {
-				if (strcmp(s->names[j], dn) == 0 &&
-				    s->levels[j] + 1 > level)
+				if (strcmp(s->names[j], dn) != 0)
+					continue;
+				if (s->levels[j] + 1 > level)
 					level = s->levels[j] + 1;
+				if (s->groups[j] != group)
+					s->mixed = 1;
 			}
 			free(dn);
 		}
@@ -450,8 +469,11 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 		    sizeof *s->paths);
 		s->levels = xreallocarray(s->levels, s->n + 1,
 		    sizeof *s->levels);
+		s->groups = xreallocarray(s->groups, s->n + 1,
+		    sizeof *s->groups);
 		s->names[s->n] = xstrdup(name);
 		s->levels[s->n] = level;
+		s->groups[s->n] = group;
 		s->paths[s->n++] = xstrdup(t->paths[i]);
 	}
 out:
@@ -472,6 +494,7 @@ vm_modset_free(struct vm_modset *s)
 	free(s->names);
 	free(s->paths);
 	free(s->levels);
+	free(s->groups);
 }
 
 /* One newc cpio entry. */
@@ -584,18 +607,32 @@ vm_find_init(char **cause)
 	return (NULL);
 }
 
-/* The cache key of an initramfs: its kernel, busybox, init and modules. */
+/*
+ * The cache key of an initramfs: its kernel, busybox, init, whether module
+ * signatures are kept, and the modules tree with the time its modules.dep
+ * was written (depmod rewrites it at every modules_install), so modules
+ * installed again at the same path make a new initramfs.
+ */
 static void
 vm_initramfs_key(const struct vm_kernel *k, const char *modules,
-    const char *bb, size_t bblen, const char *script, size_t scriptlen,
-    char hash[65])
+    int keep_signatures, const char *bb, size_t bblen, const char *script,
+    size_t scriptlen, char hash[65])
 {
-	char bbhash[65], inithash[65], *key;
+	char bbhash[65], inithash[65], *key, *dep;
+	struct stat st = { 0 };
 
 	vm_sha256(bb, bblen, bbhash);
 	vm_sha256(script, scriptlen, inithash);
-	key = xasprintf("%s %s %s %s", k->sha256, bbhash, inithash,
-	    modules != NULL ? modules : "-");
+	if (modules != NULL) {
+		dep = xasprintf("%s/modules.dep", modules);
+		if (stat(dep, &st) != 0)
+			memset(&st, 0, sizeof st);
+		free(dep);
+	}
+	key = xasprintf("%s %s %s %s %lld.%09ld %lld %d", k->sha256, bbhash,
+	    inithash, modules != NULL ? modules : "-",
+	    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+	    (long long)st.st_size, keep_signatures);
 	vm_sha256(key, strlen(key), hash);
 	free(key);
 }
@@ -606,30 +643,71 @@ vm_initramfs_modset(struct vm_modset *set, const struct vm_kernel *k,
     const char *modules, char **cause)
 {
 	struct vm_modtree tree = { 0 };
-	int i, rc;
+	int i, later, rc;
 
 	if (modules == NULL)
 		return (0);
-	if ((rc = vm_modtree_load(&tree, modules, cause)) == 0) {
-		for (i = 0; vm_needs[i].name != NULL; i++) {
-			if ((rc = vm_modset_add(set, &tree, k,
-			    vm_needs[i].name, vm_needs[i].config, 0,
-			    cause)) != 0)
-				break;
+	if ((rc = vm_modtree_load(&tree, modules, cause)) != 0)
+		goto out;
+	/* Every early need first, so a later one finds them in the set. */
+	for (later = 0; later < 2 && rc == 0; later++) {
+		set->adding_later = later;
+		for (i = 0; vm_needs[i].name != NULL && rc == 0; i++) {
+			if (vm_needs[i].later == later)
+				rc = vm_modset_add(set, &tree, k,
+				    vm_needs[i].name, vm_needs[i].config, 0,
+				    cause);
 		}
 	}
+	/*
+	 * A background module needing a foreground one could start before
+	 * it is loaded: then everything loads in the foreground.
+	 */
+	if (set->mixed) {
+		for (i = 0; i < set->n; i++)
+			set->groups[i] = 0;
+	}
+out:
 	vm_modtree_free(&tree);
 	return (rc);
 }
 
 /*
- * Add each module file and the list of them to a cpio: one "LEVEL
+ * The length of a module without its appended signature.  Checking the
+ * signature (a SHA-256 over the whole module, then RSA) is most of the
+ * cost of loading a module under emulation; a kernel that does not
+ * enforce signatures loads an unsigned module and marks itself tainted
+ * (E), which vm.json records.
+ */
+static size_t
+vm_module_unsigned_len(const char *data, size_t len)
+{
+	const unsigned char *info;
+	size_t magic = sizeof VM_MODSIG_MAGIC - 1, siglen;
+
+	if (len < magic + VM_MODSIG_INFO_LEN ||
+	    memcmp(data + len - magic, VM_MODSIG_MAGIC, magic) != 0)
+		return (len);
+	/* struct module_signature: ..., signer_len, key_id_len, pad[3],
+	 * sig_len (big-endian). */
+	info = (const unsigned char *)data + len - magic - VM_MODSIG_INFO_LEN;
+	siglen = (size_t)info[8] << 24 | (size_t)info[9] << 16 |
+	    (size_t)info[10] << 8 | info[11];
+	siglen += info[3] + info[4];
+	if (siglen > len - magic - VM_MODSIG_INFO_LEN)
+		return (len);
+	return (len - magic - VM_MODSIG_INFO_LEN - siglen);
+}
+
+/*
+ * Add each module file and the list of them to a cpio: one "GROUP LEVEL
  * NAME.ko" line each, in load order, for the init to load a level's
- * modules side by side.
+ * modules side by side and group 1 in the background.  keep_signatures
+ * is set when the kernel enforces them.
  */
 static int
 vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
-    char **cause)
+    int keep_signatures, char **cause)
 {
 	struct vm_buf order = { 0 };
 	char *data, name[PATH_MAX];
@@ -644,10 +722,12 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 		}
 		snprintf(name, sizeof name, "lib/modules/%s.ko",
 		    set->names[i]);
+		if (!keep_signatures)
+			len = vm_module_unsigned_len(data, len);
 		vm_cpio_add(b, name, S_IFREG | 0644, 0, 0, data, len);
 		free(data);
-		snprintf(name, sizeof name, "%d %s.ko\n", set->levels[i],
-		    set->names[i]);
+		snprintf(name, sizeof name, "%d %d %s.ko\n", set->groups[i],
+		    set->levels[i], set->names[i]);
 		vm_buf_add(&order, name, strlen(name));
 	}
 	vm_cpio_add(b, "modules", S_IFREG | 0644, 0, 0, order.data,
@@ -659,7 +739,7 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 /* Build an initramfs from busybox, the init script and modules into path. */
 static int
 vm_initramfs_build(const struct vm_kernel *k, const char *modules,
-    const char *bb, size_t bblen, const char *script, size_t scriptlen,
+    int keep_signatures, const char *bb, size_t bblen, const char *script, size_t scriptlen,
     const char *path, char **cause)
 {
 	struct vm_modset set = { 0 };
@@ -676,7 +756,7 @@ vm_initramfs_build(const struct vm_kernel *k, const char *modules,
 	vm_cpio_add(&b, "lib/modules", S_IFDIR | 0755, 0, 0, NULL, 0);
 	vm_cpio_add(&b, "bin/busybox", S_IFREG | 0755, 0, 0, bb, bblen);
 	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, script, scriptlen);
-	if ((rc = vm_cpio_modules(&b, &set, cause)) != 0)
+	if ((rc = vm_cpio_modules(&b, &set, keep_signatures, cause)) != 0)
 		goto out;
 	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
 	if (atomic_file_write(path, b.data, b.len, cause) != 0)
@@ -687,16 +767,80 @@ out:
 	return (rc);
 }
 
+/* Does a kernel config file say CONFIG_MODULE_SIG_FORCE=y? */
+static int
+vm_config_forces_signatures(const char *path)
+{
+	char line[256];
+	FILE *f;
+	int forced = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strcmp(line, "CONFIG_MODULE_SIG_FORCE=y\n") == 0) {
+			forced = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return (forced);
+}
+
+/*
+ * Must the guest's modules keep their signatures?  Yes when the boot
+ * arguments enforce them, or when a config found beside the kernel (a
+ * package's boot/config-RELEASE, a build tree's .config, the modules'
+ * build/.config) says CONFIG_MODULE_SIG_FORCE=y.  A kernel without any of
+ * these is taken not to enforce them; if it does, its init says which
+ * module it could not load.
+ */
+int
+vm_signatures_enforced(const struct vm_kernel *k, const char *modules,
+    const char *append)
+{
+	char *dir, *slash, *path[3] = { NULL, NULL, NULL };
+	const char *p;
+	int i, forced = 0;
+
+	for (p = append; p != NULL && (p = strstr(p, "module.sig_enforce"));
+	    p++) {
+		const char *v = p + strlen("module.sig_enforce");
+
+		if ((p == append || p[-1] == ' ') && (*v == '\0' ||
+		    *v == ' ' || strncmp(v, "=1", 2) == 0 ||
+		    strncmp(v, "=y", 2) == 0 || strncmp(v, "=Y", 2) == 0))
+			return (1);
+	}
+	dir = xstrdup(k->path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	path[0] = xasprintf("%s/config-%s", dir, k->release);
+	/* arch/x86/boot/bzImage: the build tree is three levels up. */
+	path[1] = xasprintf("%s/../../../.config", dir);
+	if (modules != NULL)
+		path[2] = xasprintf("%s/build/.config", modules);
+	for (i = 0; i < 3 && !forced; i++) {
+		if (path[i] != NULL)
+			forced = vm_config_forces_signatures(path[i]);
+	}
+	for (i = 0; i < 3; i++)
+		free(path[i]);
+	free(dir);
+	return (forced);
+}
+
 /*
  * The initramfs for a kernel: from the cache, or built now.  modules is
  * the kernel's lib/modules/RELEASE tree, or NULL when everything the guest
- * needs is built in.  Sets *out to the cached file's path and returns 0,
+ * needs is built in; keep_signatures keeps the modules' signatures (for a
+ * kernel that enforces them).  Sets *out to the cached file's path and returns 0,
  * or returns -RB_EXIT_INPUT (bad input) or -RB_EXIT_ENV (a missing
  * piece) with a cause.
  */
 int
 vm_initramfs(const struct vm_kernel *k, const char *modules,
-    const char *init, char **out, char **cause)
+    int keep_signatures, const char *init, char **out, char **cause)
 {
 	char *bb = NULL, *script = NULL, *dir = NULL, *path = NULL;
 	char hash[65];
@@ -712,7 +856,8 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 	}
 	if ((script = vm_read_file(init, &scriptlen, cause)) == NULL)
 		goto out;
-	vm_initramfs_key(k, modules, bb, bblen, script, scriptlen, hash);
+	vm_initramfs_key(k, modules, keep_signatures, bb, bblen, script,
+	    scriptlen, hash);
 	if ((dir = vm_cache_dir(cause)) == NULL) {
 		rc = -RB_EXIT_ENV;
 		goto out;
@@ -720,7 +865,8 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
 	if (access(path, R_OK) == 0)
 		rc = 0;
-	else if ((rc = vm_initramfs_build(k, modules, bb, bblen, script,
+	else if ((rc = vm_initramfs_build(k, modules, keep_signatures, bb,
+	    bblen, script,
 	    scriptlen, path, cause)) != 0) {
 		free(path);
 		path = NULL;

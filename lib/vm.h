@@ -62,7 +62,9 @@ char	*vm_kernel_vmlinux(const struct vm_kernel *k);
 int	 vm_sha256_file(const char *path, char out[65], char **cause);
 int	 vm_system(char *const argv[], const char *logpath);
 int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
-	     const char *init, char **out, char **cause);
+	     int keep_signatures, const char *init, char **out, char **cause);
+int	 vm_signatures_enforced(const struct vm_kernel *k, const char *modules,
+	     const char *append);
 char	*vm_find_init(char **cause);
 
 /* vm-ab.c */

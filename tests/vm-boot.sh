@@ -10,6 +10,7 @@ out="$WORK/vm-results"
 cat >"$WORK/guest.sh" <<'GUEST'
 set -u
 pwd >pwd.txt
+cat /proc/sys/kernel/tainted >tainted.txt
 command -v regionbench >which.txt
 stat -f -c %T /var/tmp >vartmp.txt
 regionbench info >info.txt 2>&1
@@ -53,10 +54,22 @@ grep -q '"status": "complete"' "$out/vm.json" &&
 ok $? "vm.json: complete, exit status 7"
 bt=$(sed -n 's/.*"boot_to_command_s": \([0-9.]*\).*/\1/p' "$out/vm.json")
 diag "boot to command: ${bt:-unknown} s"
+grep -q '"module_signatures": "removed"' "$out/vm.json" &&
+    [ $(($(cat "$out/tainted.txt") & 8192)) -ne 0 ]
+ok $? "module signatures removed: vm.json says so, the guest is tainted E"
 grep -q 'command exited with status 7' "$out/vm-console.log"
 ok $? "the console is in vm-console.log"
 [ ! -e "$out/.regionbench-vm" ]
 ok $? "the control directory and scratch image are removed"
+
+# A kernel told to enforce module signatures gets its modules signed.
+rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 64M \
+    --append "module.sig_enforce=1" --out "$WORK/vm-signed" \
+    -- sh -c 'cat /proc/sys/kernel/tainted; stat -f -c %T /var/tmp'
+expect_rc 0 "a boot with module.sig_enforce=1"
+grep -q '"module_signatures": "kept"' "$WORK/vm-signed/vm.json" &&
+    grep -qx 0 "$WORK/out" && grep -qx 'ext2/ext3' "$WORK/out"
+ok $? "its modules keep their signatures, load, and taint nothing"
 
 # The same directory again, while a control directory is there.
 mkdir "$out/.regionbench-vm"
