@@ -4,9 +4,10 @@
 #   vm_run_true_s          `regionbench vm -- true` from start to exit, as
 #                          a user waits for it (scratch disk, initramfs
 #                          cache, modules, mounts, power off), median of 3
-#   vm_boot_bare_s         QEMU start to exit for the same kernel (booted
-#                          the same way) and an initramfs that only powers
-#                          off, median of 3
+#   vm_boot_bare_s         QEMU start to exit for the same kernel on the
+#                          same machine (booted the same way, with the
+#                          same shares, scratch disk and serial ports) and
+#                          an initramfs that only powers off, median of 3
 #   vm_boot_vs_qemu_bare   vm_run_true_s over vm_boot_bare_s: both from
 #                          the start of a process to its exit, so the
 #                          ratio is what the harness adds; target <= 1.2
@@ -36,6 +37,8 @@ printf '#!/bin/busybox sh\n/bin/busybox poweroff -f\n' >"$work/bare/init"
 chmod 755 "$work/bare/init"
 (cd "$work/bare" && /bin/busybox find . | /bin/busybox cpio -o -H newc \
     >"$work/bare.cpio" 2>/dev/null)
+mkdir -p "$work/bare-out"
+truncate -s 4G "$work/bare-scratch.img"
 accel=tcg
 [ -w /dev/kvm ] && accel=kvm
 
@@ -65,7 +68,11 @@ for i in 1 2 3; do
 	qemu-system-x86_64 -nodefaults -no-user-config -display none \
 	    -no-reboot -accel $accel -m 2048M -smp 2 -kernel "$boot" \
 	    -initrd "$work/bare.cpio" -append "console=ttyS0 panic=-1 quiet" \
-	    -serial null </dev/null >/dev/null 2>&1
+	    -serial null -serial null \
+	    -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap \
+	    -virtfs "local,path=$work/bare-out,mount_tag=out,security_model=none,multidevs=remap" \
+	    -drive "file=$work/bare-scratch.img,format=raw,if=virtio,cache=unsafe" \
+	    </dev/null >/dev/null 2>&1
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$work/bare.t"
 done
