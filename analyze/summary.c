@@ -440,7 +440,8 @@ static const struct summary_style summary_text_style = {
 	.region = text_region,
 	.quality = text_quality,
 	.power_note = "Power figures are a MODEL ESTIMATE from --power-model "
-	    "(refresh power per GiB of empty regions), not a measurement.",
+	    "(DRAM power per GiB on, in self-refresh and powered down), "
+	    "not a measurement.",
 };
 
 /* Markdown: the title block. */
@@ -518,8 +519,8 @@ static const struct summary_style summary_markdown_style = {
 	.region = md_region,
 	.quality = md_quality,
 	.power_note = "> Power figures are a MODEL ESTIMATE from "
-	    "--power-model (refresh power per GiB of empty regions), not a "
-	    "measurement.",
+	    "--power-model (DRAM power per GiB on, in self-refresh and "
+	    "powered down), not a measurement.",
 };
 
 /* The summary as aligned text (brief: what run prints). */
