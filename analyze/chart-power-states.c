@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "chart-run.h"
 #include "log.h"
 
@@ -269,7 +270,7 @@ ps_draw(cairo_t *cr, double w, double h, const void *data)
 }
 
 const struct chart_def chart_power_states_def = {
-	.name = "power-states",
+	.name = CHART_POWER_STATES,
 	.title = "Power states over time (DAMON)",
 	.input = CHART_RUN,
 	.absent = ps_absent,
