@@ -491,7 +491,7 @@ test_power_states(const char *data, const char *tmp)
 		{ 2.5, 2, CHART_RGB_EMPTY, "t=2 n0r2: off" },
 		{ 3.5, 1, 0xe69f00, "t=3 n0r1: on" },
 		{ 3.5, 3, 0x0072b2, "t=3 n0r3: self-refresh" },
-		{ 4.5, 2, 0x0072b2, "t=4 n0r2: unproven, self-refresh not off" },
+		{ 4.5, 2, 0x0072b2, "t=4 n0r2: unproven: self-refresh" },
 		{ 4.5, 4, CHART_RGB_NO_DATA, "n0r4: no pages" },
 	};
 	struct chart_run run;
