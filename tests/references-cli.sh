@@ -17,6 +17,10 @@ expect_out 'state_self_refresh_share +.* 0\.4167  ratio' \
 expect_out 'idle_allocated_regions +1 +1\.5 +2 +1 +1\.667' \
     "fill: idle allocated regions"
 expect_out 'referenced_regions ' "referenced regions shown"
+expect_out '^  n0r1 .* active, self-refresh$' \
+    "the region list adds the power state at the phase's last sample"
+expect_out '^  n0r2 .* unproven, self-refresh$' "an unproven region is not off"
+expect_out '^  n0r4 .* hole$' "a hole has none"
 grep -qx 'fill,state_self_refresh_share.twmean,0.4166666667,ratio' \
     "$D/summary.csv"
 ok $? "summary.csv has the time-weighted self-refresh share"
