@@ -569,7 +569,8 @@ placement_row(struct reader *rd, void *opaque)
 /*
  * What DAMON saw in one region over one aggregation interval.  A region
  * named twice in one interval, or more bytes referenced than watched, is
- * a damaged file, not something to add up.
+ * a damaged file, not something to add up.  An interval outside every
+ * phase (empty phase) is checked, then left out: no sample can take it.
  */
 static int
 references_row(struct reader *rd, void *opaque)
@@ -580,14 +581,12 @@ references_row(struct reader *rd, void *opaque)
 	    &res->ref_referenced };
 	const struct slot_arrays sa = { arrays, 2, 2, res->nregions };
 	uint64_t monitored, referenced;
-	double age;
+	double t, age;
 	size_t at;
 	int s, r;
 
-	if ((s = row_slot(rd, ctx, &res->references, CSV_REFERENCES_T,
-	    CSV_REFERENCES_PHASE, 0, &sa)) < 0)
-		return (0);
-	if ((r = row_region(rd, res, CSV_REFERENCES_NODE,
+	if (field_double(rd, CSV_REFERENCES_T, &t) != 0 ||
+	    (r = row_region(rd, res, CSV_REFERENCES_NODE,
 	    CSV_REFERENCES_REGION, ctx)) < 0 ||
 	    field_u64(rd, CSV_REFERENCES_MONITORED, &monitored) != 0 ||
 	    field_u64(rd, CSV_REFERENCES_REFERENCED, &referenced) != 0 ||
@@ -604,6 +603,11 @@ references_row(struct reader *rd, void *opaque)
 		    "an empty field, got %g", age);
 		return (0);
 	}
+	if (reader_field(rd, CSV_REFERENCES_PHASE)[0] == '\0')
+		return (0);
+	if ((s = row_slot(rd, ctx, &res->references, CSV_REFERENCES_T,
+	    CSV_REFERENCES_PHASE, 0, &sa)) < 0)
+		return (0);
 	if (s != ctx->seen_slot) {
 		memset(ctx->seen, 0, res->nregions * sizeof *ctx->seen);
 		ctx->seen_slot = s;

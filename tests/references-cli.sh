@@ -116,4 +116,20 @@ bad '1s/referenced_bytes/referenced/' "a missing column" \
     "1: header lacks column 'referenced_bytes'"
 bad '4s/,0,5.000$/,0/' "a short row" '4: expected 7 fields'
 
+# An interval outside every phase is read, checked and left out.
+O="$WORK/outside"
+cp -r "$TESTDATA/analyze/references" "$O"
+chmod -R u+w "$O"
+printf '2.600,,0,%d,536870912,0,\n' 0 1 2 3 >>"$O/references.csv"
+rb analyze "$O"
+expect_rc 0 "rows with an empty phase are accepted"
+grep -qx 'fill,state_self_refresh_share.twmean,0.4166666667,ratio' \
+    "$O/summary.csv"
+ok $? "and change nothing"
+printf '2.700,,0,1,5,6,\n' >>"$O/references.csv"
+rb analyze "$O"
+expect_rc 2 "but are still checked"
+expect_err 'outside/references.csv:21: referenced_bytes 6 is more than' \
+    "naming file and line"
+
 done_testing
