@@ -557,7 +557,8 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 			html_chart(f, &svg[i]);
 		}
 	}
-	if (html_has_power_states(run))
+	/* The chart alone when no sample had a DAMON reading to join. */
+	if (power != NULL || html_has_power_states(run))
 		html_power_states(f, run, power);
 	chart_svg_free(svg, n);
 	fputs("<h3>Summary</h3>\n", f);
