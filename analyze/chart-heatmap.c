@@ -23,7 +23,6 @@
 #define HEAT_W		1000.0
 #define HEAT_TOP	34.0	/* phase and checkpoint labels */
 #define HEAT_BOTTOM	56.0
-#define HEAT_NODE_GAP	6.0
 #define HEAT_NO_DATA	CHART_RGB_NO_DATA	/* region absent, no pages */
 #define HEAT_EMPTY	CHART_RGB_EMPTY
 #define HEAT_UNINIT	CHART_RGB_UNINIT
@@ -44,8 +43,8 @@ static const struct {
  * of 720 units (the cells of several regions then meet in one pixel row,
  * see fill_cells).
  */
-static double
-row_height(const struct results *res)
+double
+chart_heat_row_height(const struct results *res)
 {
 	if (res->nregions > 160)
 		return (720.0 / res->nregions);
@@ -53,8 +52,8 @@ row_height(const struct results *res)
 }
 
 /* Number of node groups (regions are sorted by node). */
-static int
-node_groups(const struct results *res)
+int
+chart_heat_node_groups(const struct results *res)
 {
 	int r, n = 1;
 
@@ -65,11 +64,11 @@ node_groups(const struct results *res)
 }
 
 /* Plot height: the rows and the gaps between nodes. */
-static double
-plot_height(const struct results *res)
+double
+chart_heat_plot_height(const struct results *res)
 {
-	return (res->nregions * row_height(res) +
-	    (node_groups(res) - 1) * HEAT_NODE_GAP);
+	return (res->nregions * chart_heat_row_height(res) +
+	    (chart_heat_node_groups(res) - 1) * CHART_HEAT_NODE_GAP);
 }
 
 /* The heatmap needs samples only, which every loaded run has. */
@@ -87,7 +86,7 @@ heatmap_size(const void *data, double *w, double *h)
 	const struct chart_run *run = data;
 
 	*w = HEAT_W;
-	*h = 62 + HEAT_TOP + plot_height(run->res) + HEAT_BOTTOM;
+	*h = 62 + HEAT_TOP + chart_heat_plot_height(run->res) + HEAT_BOTTOM;
 }
 
 /*
@@ -176,20 +175,20 @@ has_state(const struct chart_run *run, unsigned state)
 }
 
 /* Region labels left of the rows, thinned when rows are low. */
-static void
-draw_row_labels(cairo_t *cr, const struct results *res, double x,
+void
+chart_heat_row_labels(cairo_t *cr, const struct results *res, double x,
     double y0, double rh)
 {
 	double y = y0, size = fmin(CHART_FONT_SIZE - 1, fmax(rh - 1, 9));
 	int every = (int)ceil((size + 2) / rh), r, first = 0, nodes;
 	char buf[64];
 
-	nodes = node_groups(res);
+	nodes = chart_heat_node_groups(res);
 	chart_font(cr, size, 0);
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 	for (r = 0; r < res->nregions; r++) {
 		if (r > 0 && res->regions[r].node != res->regions[r - 1].node) {
-			y += HEAT_NODE_GAP;
+			y += CHART_HEAT_NODE_GAP;
 			first = r;
 		}
 		if ((r - first) % every == 0) {
@@ -210,14 +209,14 @@ draw_row_labels(cairo_t *cr, const struct results *res, double x,
 		if ((r - first) * rh >= chart_text_width(cr, buf))
 			chart_text_vertical(cr, 18, y + (r - first) * rh / 2,
 			    buf);
-		y += (r - first) * rh + HEAT_NODE_GAP;
+		y += (r - first) * rh + CHART_HEAT_NODE_GAP;
 		first = r;
 	}
 }
 
 /* Widest region label at the label size. */
-static double
-labels_width(cairo_t *cr, const struct results *res, double rh)
+double
+chart_heat_labels_width(cairo_t *cr, const struct results *res, double rh)
 {
 	double widest = 0, size = fmin(CHART_FONT_SIZE - 1, fmax(rh - 1, 9));
 	char buf[64];
@@ -241,20 +240,20 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 	const struct results *res = run->res;
 	struct chart_axes a;
 	cairo_surface_t *cells;
-	double rh = row_height(res), top, left, y;
+	double rh = chart_heat_row_height(res), top, left, y;
 	int first, r, cols, rows;
 
 	(void)h;
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Region occupancy over time (used / present "
 	    "pages per region)", run->where);
-	left = 12 + labels_width(cr, res, rh) + 10;
-	if (node_groups(res) > 1 || res->regions[0].node != 0)
+	left = 12 + chart_heat_labels_width(cr, res, rh) + 10;
+	if (chart_heat_node_groups(res) > 1 || res->regions[0].node != 0)
 		left += 24;
 	a.x = round(left);
 	a.y = round(top + HEAT_TOP);
 	a.w = round(w - a.x - 110);
-	a.h = plot_height(res);
+	a.h = chart_heat_plot_height(res);
 	chart_time_range(res, &a.x0, &a.x1);
 	a.y0 = 0;
 	a.y1 = 1;
@@ -271,12 +270,12 @@ heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 		fill_cells(run, cells, a.x0, a.x1, first, r - first);
 		chart_image_nearest(cr, cells, a.x, y, a.w, (r - first) * rh);
 		cairo_surface_destroy(cells);
-		y += (r - first) * rh + HEAT_NODE_GAP;
+		y += (r - first) * rh + CHART_HEAT_NODE_GAP;
 		first = r;
 	}
 
 	chart_phase_bands(cr, res, &a, 1, 1);
-	draw_row_labels(cr, res, a.x - 8, a.y, rh);
+	chart_heat_row_labels(cr, res, a.x - 8, a.y, rh);
 	chart_axis_x(cr, &a, chart_time_scale(a.x1 - a.x0), NULL);
 	{
 		char label[32];

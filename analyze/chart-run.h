@@ -17,6 +17,9 @@
 #define CHART_BARS_LEFT		96.0
 #define CHART_BARS_RIGHT	30.0
 
+/* The white gap between the nodes of the region-by-time charts. */
+#define CHART_HEAT_NODE_GAP	6.0
+
 /* A loaded run and the words that say where it comes from. */
 struct chart_run {
 	struct results	*res;
@@ -72,6 +75,7 @@ struct chart_def {
  */
 #define CHART_LIST(X) \
 	X(heatmap) \
+	X(power_states) \
 	X(spread) \
 	X(placement) \
 	X(seed) \
@@ -119,6 +123,15 @@ void	 chart_panel_title(cairo_t *cr, const struct chart_axes *a,
 	     const char *text);
 void	 chart_region_panel_end(cairo_t *cr, const struct results *res,
 	     const struct chart_axes *a);
+
+/* Region rows over time, shared by the heatmap and the power states. */
+double	 chart_heat_row_height(const struct results *res);
+int	 chart_heat_node_groups(const struct results *res);
+double	 chart_heat_plot_height(const struct results *res);
+void	 chart_heat_row_labels(cairo_t *cr, const struct results *res,
+	     double x, double y0, double rh);
+double	 chart_heat_labels_width(cairo_t *cr, const struct results *res,
+	     double rh);
 
 int	 chart_make_outdir(const char *outdir, char **cause);
 int	 chart_render_file(const struct chart_def *def, const void *data,

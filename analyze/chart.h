@@ -16,6 +16,9 @@
 #define CHART_PNG	0x1u
 #define CHART_SVG	0x2u
 
+/* The power-states chart, which the report shows in a section of its own. */
+#define CHART_POWER_STATES	"power-states"
+
 /* One chart rendered into memory as SVG (for the report). */
 struct chart_svg {
 	char		*name;		/* "heatmap", "spread", ... */

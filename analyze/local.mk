@@ -22,7 +22,8 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \
 	analyze/chart-marks.c analyze/chart-regions.c \
 	analyze/chart-draw.c analyze/chart-draw.h \
-	analyze/chart-heatmap.c analyze/chart-spread.c \
+	analyze/chart-heatmap.c analyze/chart-power-states.c \
+	analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
 	analyze/chart-compare.c analyze/chart-headline.c \
 	analyze/report.c analyze/report.h

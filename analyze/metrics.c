@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "log.h"
 #include "metrics.h"
 #include "quality.h"
@@ -20,6 +23,8 @@ metrics_options_default(struct metrics_options *opt)
 {
 	opt->empty_tolerance = 0;
 	opt->placement_min_share = 0.01;
+	opt->referenced_min_share = 0.01;
+	opt->referenced_min_bytes = 4 << 20;
 }
 
 /* Add a series of n points and return its value array (NAN-filled). */
@@ -202,6 +207,178 @@ metrics_occupancy(struct metrics *m)
 	free(occ_v);
 }
 
+/*
+ * The aggregation interval of a run's references.csv: the median gap
+ * between consecutive intervals of one phase (DAMON's interval, whatever
+ * reading it late added to a few), or 1 s, the interval the recorder
+ * asks DAMON for, when no phase has two intervals.
+ */
+double
+metrics_references_window(const struct results *res)
+{
+	const struct results_times *tm = &res->references;
+	double *gap, w = 1.0;
+	size_t n = 0;
+	int i;
+
+	gap = xcalloc(tm->n + 1, sizeof *gap);
+	for (i = 1; i < tm->n; i++) {
+		if (tm->phase[i] == tm->phase[i - 1] && tm->t[i] > tm->t[i - 1])
+			gap[n++] = tm->t[i] - tm->t[i - 1];
+	}
+	if (n > 0) {
+		gsl_sort(gap, 1, n);
+		w = gsl_stats_median_from_sorted_data(gap, 1, n);
+	}
+	free(gap);
+	return (w);
+}
+
+/*
+ * The references interval allocation sample s is joined to
+ * (docs/metrics.md, "Power states"): the latest interval of its phase
+ * that ended at or before it, at most window seconds (one aggregation
+ * interval) earlier; else the first interval of its phase that ends
+ * within window after it, the one the sample lies in; else -1, no
+ * reading.  Both time bases are sorted, so a binary search finds where
+ * to look and the window bounds the walk.
+ */
+int
+metrics_references_at(const struct results *res, int s, double window)
+{
+	const struct results_times *tm = &res->references;
+	double t = res->samples.t[s], eps = 0.0005;	/* t_s has 1 ms */
+	int phase = res->samples.phase[s], lo = 0, hi = tm->n, mid, i;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tm->t[mid] <= t + eps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo - 1; i >= 0 && tm->t[i] >= t - window - eps; i--) {
+		if (tm->phase[i] == phase)
+			return (i);
+	}
+	for (i = lo; i < tm->n && tm->t[i] <= t + window + eps; i++) {
+		if (tm->phase[i] == phase)
+			return (i);
+	}
+	return (-1);
+}
+
+/*
+ * Did DAMON see region value at (slot * nregions + region) referenced:
+ * more than the tolerance of its watched bytes?  -1 when DAMON watched
+ * none of it (no System RAM there, or no row), which says nothing.
+ */
+static int
+metrics_referenced(const struct metrics *m, size_t at)
+{
+	const struct results *res = m->res;
+	uint64_t mon = res->ref_monitored[at];
+	double floor;
+
+	if (mon == 0)
+		return (-1);
+	floor = fmax(m->opt.referenced_min_share * (double)mon,
+	    (double)m->opt.referenced_min_bytes);
+	return ((double)res->ref_referenced[at] > floor);
+}
+
+/*
+ * The power state of a region from its allocation state and whether it
+ * was referenced.  Only evidence lowers a state: off needs a region
+ * proven empty (an unproven one may hold pages the scan did not read),
+ * self-refresh needs DAMON to have watched the region and seen it idle;
+ * a region in use that DAMON did not watch stays on.
+ */
+static enum metrics_power
+metrics_power_state(enum region_state st, int referenced)
+{
+	switch (st) {
+	case REGION_EMPTY:
+		return (METRICS_POWER_OFF);
+	case REGION_ACTIVE:
+	case REGION_UNPROVEN:
+		return (referenced == 0 ? METRICS_POWER_SELF_REFRESH :
+		    METRICS_POWER_ON);
+	case REGION_HOLE:
+	case REGION_UNINIT:
+		break;
+	}
+	return (METRICS_POWER_NONE);
+}
+
+/*
+ * From references.csv (DAMON), per allocation sample joined to one
+ * interval: referenced_regions, idle_allocated_regions (active by
+ * allocation, watched and not referenced: the self-refresh candidates),
+ * the share of regions in each power state and their present bytes.
+ * Samples without an interval to join are NAN; runs without the file
+ * have none of these series.
+ */
+static void
+metrics_references(struct metrics *m)
+{
+	static const char *const names[METRICS_POWER_NSTATES] = {
+		[METRICS_POWER_OFF] = "off",
+		[METRICS_POWER_SELF_REFRESH] = "self_refresh",
+		[METRICS_POWER_ON] = "on",
+	};
+	const struct results *res = m->res;
+	const struct results_times *tm = &res->samples;
+	double *ref_v, *idle_v, *share_v[METRICS_POWER_NSTATES];
+	double *bytes_v[METRICS_POWER_NSTATES], window;
+	double bytes[METRICS_POWER_NSTATES];
+	int count[METRICS_POWER_NSTATES], s, r, k, slot, refd, nref, nidle;
+	int total;
+	size_t at;
+	enum metrics_power p;
+
+	if (res->references.n == 0)
+		return;
+	ref_v = series_add(m, tm, "regions", 1, "referenced_regions");
+	idle_v = series_add(m, tm, "regions", 1, "idle_allocated_regions");
+	for (k = METRICS_POWER_OFF; k < METRICS_POWER_NSTATES; k++)
+		share_v[k] = series_add(m, tm, "ratio", 1, "state_%s_share",
+		    names[k]);
+	for (k = METRICS_POWER_OFF; k < METRICS_POWER_NSTATES; k++)
+		bytes_v[k] = series_add(m, tm, "bytes", 0, "state_%s_bytes",
+		    names[k]);
+	m->power = xcalloc((size_t)tm->n * res->nregions + 1, 1);
+	window = metrics_references_window(res);
+	for (s = 0; s < tm->n; s++) {
+		if ((slot = metrics_references_at(res, s, window)) < 0)
+			continue;
+		memset(count, 0, sizeof count);
+		memset(bytes, 0, sizeof bytes);
+		nref = nidle = total = 0;
+		for (r = 0; r < res->nregions; r++) {
+			at = (size_t)s * res->nregions + r;
+			refd = metrics_referenced(m, (size_t)slot *
+			    res->nregions + r);
+			nref += refd == 1;
+			nidle += refd == 0 && m->state[at] == REGION_ACTIVE;
+			p = metrics_power_state(m->state[at], refd);
+			m->power[at] = p;
+			if (p == METRICS_POWER_NONE)
+				continue;
+			count[p]++;
+			bytes[p] += (double)res->present[at] * res->page_size;
+			total++;
+		}
+		ref_v[s] = nref;
+		idle_v[s] = nidle;
+		for (k = METRICS_POWER_OFF; k < METRICS_POWER_NSTATES; k++) {
+			share_v[k][s] = total > 0 ? (double)count[k] / total :
+			    NAN;
+			bytes_v[k][s] = bytes[k];
+		}
+	}
+}
+
 /* Per-sample series from samples.csv, headline series first. */
 static void
 metrics_samples(struct metrics *m)
@@ -210,6 +387,7 @@ metrics_samples(struct metrics *m)
 	metrics_regions(m);
 	metrics_unmovable_used(m);
 	metrics_occupancy(m);
+	metrics_references(m);
 }
 
 /* Usable free share from buddy.csv: free in blocks >= pageblock order. */
@@ -360,6 +538,7 @@ metrics_free(struct metrics *m)
 	free(m->occupancy);
 	free(m->empty);
 	free(m->state);
+	free(m->power);
 	free(m);
 }
 
@@ -518,10 +697,12 @@ metrics_is_rate(const char *metric, const char *unit)
 
 /*
  * Which way a summary metric is better (docs/metrics.md): fewer active,
- * unmovable or placement regions and a lower spread index; more empty
- * regions, empty bytes and usable free memory; workload rates higher,
- * workload times and OOM kills lower, power saved higher.  Sizes, counts
- * of samples and the ideal region count are context: neither.
+ * unmovable, placement or referenced regions and a lower spread index;
+ * more empty regions, empty bytes and usable free memory; fewer regions
+ * on and more off; workload rates higher, workload times and OOM kills
+ * lower, power saved higher.  Sizes, counts of samples, the ideal region
+ * count and the self-refresh share (it grows from on and from off alike)
+ * are context: neither.
  */
 enum metrics_better
 metrics_better(const char *metric, const char *unit)
@@ -541,6 +722,10 @@ metrics_better(const char *metric, const char *unit)
 		{ .prefix = "usable_free_share.",
 		  .better = METRICS_BETTER_HIGHER },
 		{ .prefix = "power_model.", .better = METRICS_BETTER_HIGHER },
+		{ .prefix = "referenced_regions.",
+		  .better = METRICS_BETTER_LOWER },
+		{ .prefix = "state_off_", .better = METRICS_BETTER_HIGHER },
+		{ .prefix = "state_on_", .better = METRICS_BETTER_LOWER },
 	};
 	size_t i;
 

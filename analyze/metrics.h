@@ -17,6 +17,25 @@
 struct metrics_options {
 	uint64_t	 empty_tolerance;	/* pages; empty when used <= */
 	double		 placement_min_share;	/* 0.01 */
+	/*
+	 * references.csv: a region is referenced when DAMON saw more than
+	 * this share of its watched bytes and more than this many bytes
+	 * referenced (docs/metrics.md, "Power states").
+	 */
+	double		 referenced_min_share;	/* 0.01 */
+	uint64_t	 referenced_min_bytes;	/* 4 MiB */
+};
+
+/*
+ * The power state a region could be in at one sample, from its
+ * allocation and what DAMON saw (docs/metrics.md, "Power states").
+ */
+enum metrics_power {
+	METRICS_POWER_NONE,	/* no memory, or no DAMON reading to join */
+	METRICS_POWER_OFF,	/* empty by allocation: could be powered down */
+	METRICS_POWER_SELF_REFRESH, /* allocated, not referenced */
+	METRICS_POWER_ON,	/* referenced */
+	METRICS_POWER_NSTATES
 };
 
 /*
@@ -39,6 +58,8 @@ struct metrics {
 	double			*occupancy;	/* used / present */
 	unsigned char		*empty;
 	unsigned char		*state;		/* enum region_state */
+	/* enum metrics_power, like state; NULL without references.csv */
+	unsigned char		*power;
 	struct metric_series	*series;
 	int			 nseries;
 };
@@ -108,5 +129,8 @@ int	 metrics_point_at(const struct results_times *tm, int phase,
 int	 metrics_sample_at(const struct results *res, int phase, double t);
 int	 metrics_point_nearest(const struct results_times *tm, int phase,
 	     double t);
+double	 metrics_references_window(const struct results *res);
+int	 metrics_references_at(const struct results *res, int s,
+	     double window);
 
 #endif

@@ -1,8 +1,11 @@
 /*
- * The power model: an INI file with one [power] section giving the refresh
- * power per GiB of memory in self-refresh and powered down, and the
- * summary rows it yields per phase (the share of memory that could be
- * powered down and the saving in mW).  Every figure it adds is named
+ * The power model: an INI file with one [power] section giving the power
+ * per GiB of memory on, in self-refresh and powered down, and the
+ * summary rows it yields per phase: the share of memory that could be
+ * powered down and the saving in mW (two states: empty regions powered
+ * down rather than kept in self-refresh), and with DAMON's references the
+ * three-state figures (idle allocated regions in self-refresh, empty ones
+ * off, rather than everything on).  Every figure it adds is named
  * power_model.* so that no table mistakes it for a measurement.
  */
 #include "config.h"
@@ -20,6 +23,7 @@
 /* What the INI handler has seen so far. */
 struct power_parse {
 	struct power_model	*pm;
+	int			 have_on;
 	int			 have_self_refresh;
 	int			 have_powered_down;
 	char			*bad;
@@ -36,7 +40,10 @@ power_handler(void *user, const char *section, const char *name,
 
 	if (strcmp(section, "power") != 0)
 		goto bad;
-	if (strcmp(name, "self_refresh_mw_per_gib") == 0) {
+	if (strcmp(name, "on_mw_per_gib") == 0) {
+		target = &pp->pm->on_mw_per_gib;
+		pp->have_on = 1;
+	} else if (strcmp(name, "self_refresh_mw_per_gib") == 0) {
 		target = &pp->pm->self_refresh_mw_per_gib;
 		pp->have_self_refresh = 1;
 	} else if (strcmp(name, "powered_down_mw_per_gib") == 0) {
@@ -52,8 +59,9 @@ power_handler(void *user, const char *section, const char *name,
 bad:
 	if (pp->bad == NULL)
 		pp->bad = xasprintf("expected [power] with "
-		    "self_refresh_mw_per_gib and powered_down_mw_per_gib "
-		    "(non-negative numbers), got %s = %s", name, value);
+		    "self_refresh_mw_per_gib, powered_down_mw_per_gib and "
+		    "optionally on_mw_per_gib (non-negative numbers), got "
+		    "%s = %s", name, value);
 	return (0);
 }
 
@@ -83,6 +91,14 @@ power_model_load(const char *path, struct power_model *pm, char **cause)
 		rc = fail_with(cause, RB_EXIT_INPUT, "%s: "
 		    "powered_down_mw_per_gib is larger than "
 		    "self_refresh_mw_per_gib", path);
+	else if (pp.have_on &&
+	    pm->on_mw_per_gib < pm->self_refresh_mw_per_gib)
+		rc = fail_with(cause, RB_EXIT_INPUT, "%s: on_mw_per_gib is "
+		    "smaller than self_refresh_mw_per_gib", path);
+	/* Most files give refresh figures only: on is a stated guess. */
+	if (rc == 0 && !pp.have_on)
+		pm->on_mw_per_gib = POWER_ON_DEFAULT_FACTOR *
+		    pm->self_refresh_mw_per_gib;
 	free(pp.bad);
 	return (rc);
 }
@@ -105,8 +121,44 @@ power_present_bytes(const struct results *res, int p)
 }
 
 /*
+ * The three-state rows of phase p, when the run has DAMON's references:
+ * the share of the classified memory that could be in self-refresh
+ * (allocated, not referenced), and the power saved by putting it there
+ * and the empty memory off, against keeping all of it on.  Time-weighted
+ * bytes of each state, over the samples that had a reading to join.
+ */
+static void
+power_three_states(const struct metrics *m, const struct power_model *pm,
+    int p, struct summary *sum)
+{
+	static const char *const names[3] = {
+		"state_on_bytes", "state_self_refresh_bytes", "state_off_bytes"
+	};
+	const double gib = 1024.0 * 1024 * 1024;
+	const struct metric_series *s;
+	struct metric_reduction red;
+	double bytes[3], total = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if ((s = metrics_find(m, names[i])) == NULL ||
+		    metrics_reduce(m, s, p, &red) == 0)
+			return;
+		bytes[i] = red.twmean;
+		total += red.twmean;
+	}
+	summary_add(sum, p, "ratio", 1, total > 0 ? bytes[1] / total : 0,
+	    "power_model.self_refresh_share");
+	summary_add(sum, p, "mW", 1, bytes[1] / gib * (pm->on_mw_per_gib -
+	    pm->self_refresh_mw_per_gib) + bytes[2] / gib *
+	    (pm->on_mw_per_gib - pm->powered_down_mw_per_gib),
+	    "power_model.three_state_saving_mw");
+}
+
+/*
  * Append the model's rows per phase: the share of present memory that is
- * empty (could be powered down) and the refresh power that would save.
+ * empty (could be powered down) and the refresh power that would save;
+ * then, for runs with references, the three-state rows.
  */
 void
 power_summarize(const struct results *res, const struct metrics *m,
@@ -127,5 +179,6 @@ power_summarize(const struct results *res, const struct metrics *m,
 		summary_add(sum, p, "mW", 1, gib *
 		    (pm->self_refresh_mw_per_gib - pm->powered_down_mw_per_gib),
 		    "power_model.saving_mw");
+		power_three_states(m, pm, p, sum);
 	}
 }

@@ -1,15 +1,19 @@
 /*
- * The power model of analyze --power-model: DRAM refresh power per GiB in
+ * The power model of analyze --power-model: DRAM power per GiB on, in
  * self-refresh and powered down, read from an INI file, turned into
- * clearly labelled estimates of what empty regions could save.  A model,
- * not a measurement.
+ * clearly labelled estimates of what empty regions (and, with DAMON's
+ * references, idle ones) could save.  A model, not a measurement.
  */
 #ifndef RB_POWER_H
 #define RB_POWER_H
 
 #include "metrics.h"
 
+/* Twice self-refresh when the file gives no on_mw_per_gib (metrics.md). */
+#define POWER_ON_DEFAULT_FACTOR	2.0
+
 struct power_model {
+	double	 on_mw_per_gib;
 	double	 self_refresh_mw_per_gib;
 	double	 powered_down_mw_per_gib;
 };

@@ -33,7 +33,7 @@
 static const char *const report_csvs[] = {
 	"meta.json", "regions.csv", "samples.csv", "buddy.csv",
 	"pagetype.csv", "pageblocks.csv", "placement.csv", "workloads.csv",
-	"events.csv", "summary.csv"
+	"references.csv", "events.csv", "summary.csv"
 };
 
 static const char report_style[] =
@@ -389,6 +389,91 @@ html_quality(FILE *f, const struct compare_run *run)
 	    "around it (- for other sources).</p>\n", f);
 }
 
+/* A share as a percentage for a table cell, - when unknown. */
+static void
+html_percent(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("-", f);
+	else
+		fprintf(f, "%.1f %%", v * 100);
+}
+
+/* Does the run have power states (DAMON's references) in any phase? */
+static int
+html_has_power_states(const struct compare_run *run)
+{
+	int p;
+
+	for (p = 0; p < run->nphases; p++) {
+		if (!isnan(html_row_value(run, p, "state_on_share.twmean")))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * The power states of a run with DAMON's references: per phase the
+ * time-weighted shares of region-time off, in self-refresh and on, with
+ * the regions referenced and the idle allocated ones; the chart when
+ * there is one; and what DAMON cannot see, so nobody reads self-refresh
+ * as proven idle.
+ */
+static void
+html_power_states(FILE *f, const struct compare_run *run,
+    const struct chart_svg *chart)
+{
+	static const char *const shares[] = {
+		"state_off_share.twmean", "state_self_refresh_share.twmean",
+		"state_on_share.twmean"
+	};
+	static const char *const counts[] = {
+		"referenced_regions.twmean", "idle_allocated_regions.twmean"
+	};
+	size_t i;
+	int p;
+
+	fputs("<h3>Power states (DAMON)</h3>\n<p class=\"note\">Which state "
+	    "each region could be in: <b>off</b> when it is empty by "
+	    "allocation, <b>self-refresh</b> when it holds allocated "
+	    "memory that was not referenced, <b>on</b> when it was "
+	    "referenced. References are measured by DAMON (the kernel's "
+	    "data access monitor, physical-address mode, references.csv), "
+	    "joined to each allocation sample; shares are of region-time, "
+	    "time-weighted over the phase (docs/metrics.md, \"Power "
+	    "states\").</p>\n<table>\n<tr><th>phase</th><th>off</th>"
+	    "<th>self-refresh</th><th>on</th><th>referenced regions</th>"
+	    "<th>idle allocated regions</th></tr>\n", f);
+	for (p = 0; p < run->nphases; p++) {
+		if (isnan(html_row_value(run, p, shares[0])))
+			continue;
+		fputs("<tr><td>", f);
+		html_text(f, run->phases[p]);
+		fputs("</td>", f);
+		for (i = 0; i < sizeof shares / sizeof shares[0]; i++) {
+			fputs("<td class=\"n\">", f);
+			html_percent(f, html_row_value(run, p, shares[i]));
+			fputs("</td>", f);
+		}
+		for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+			fputs("<td class=\"n\">", f);
+			html_number(f, html_row_value(run, p, counts[i]));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (chart != NULL)
+		html_chart(f, chart);
+	fputs("<p class=\"note\">What DAMON cannot see (docs/damon.md): "
+	    "kernel-internal references (slab, page tables, DMA) set no "
+	    "accessed bit, and DAMON samples one page per monitored range, "
+	    "so sparse hot pages can read as idle. Self-refresh is "
+	    "therefore an upper bound and on a lower bound; a region is "
+	    "counted as referenced only above 1 % of its watched memory "
+	    "and 4 MiB.</p>\n", f);
+}
+
 /* The comparison table: every headline key, a column per group. */
 static void
 html_compare_table(FILE *f, const struct compare_set *set)
@@ -448,8 +533,9 @@ static int
 html_run(FILE *f, const struct compare_run *run, const char *outdir,
     int charts, char **cause)
 {
-	struct chart_svg *svg;
-	int n, i, rc;
+	const struct chart_svg *power = NULL;
+	struct chart_svg *svg = NULL;
+	int n = 0, i, rc;
 
 	fputs("<h2>Run ", f);
 	html_text(f, run->dir);
@@ -460,13 +546,21 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 		if ((rc = chart_svg_all(run->dir, &svg, &n, cause)) != 0)
 			return (rc);
 		for (i = 0; i < n; i++) {
+			/* The power states have a section of their own. */
+			if (strcmp(svg[i].name, CHART_POWER_STATES) == 0) {
+				power = &svg[i];
+				continue;
+			}
 			fputs("<h3>", f);
 			html_text(f, svg[i].title);
 			fputs("</h3>\n", f);
 			html_chart(f, &svg[i]);
 		}
-		chart_svg_free(svg, n);
 	}
+	/* The chart alone when no sample had a DAMON reading to join. */
+	if (power != NULL || html_has_power_states(run))
+		html_power_states(f, run, power);
+	chart_svg_free(svg, n);
 	fputs("<h3>Summary</h3>\n", f);
 	html_summary(f, run);
 	fputs("<h3>Data quality</h3>\n", f);

@@ -564,6 +564,66 @@ placement_row(struct reader *rd, void *opaque)
 	return (0);
 }
 
+/* ---- references.csv ---- */
+
+/*
+ * What DAMON saw in one region over one aggregation interval.  A region
+ * named twice in one interval, or more bytes referenced than watched, is
+ * a damaged file, not something to add up.  An interval outside every
+ * phase (empty phase) is checked, then left out: no sample can take it.
+ */
+static int
+references_row(struct reader *rd, void *opaque)
+{
+	struct row_ctx *ctx = opaque;
+	struct results *res = ctx->res;
+	uint64_t **const arrays[] = { &res->ref_monitored,
+	    &res->ref_referenced };
+	const struct slot_arrays sa = { arrays, 2, 2, res->nregions };
+	uint64_t monitored, referenced;
+	double t, age;
+	size_t at;
+	int s, r;
+
+	if (field_double(rd, CSV_REFERENCES_T, &t) != 0 ||
+	    (r = row_region(rd, res, CSV_REFERENCES_NODE,
+	    CSV_REFERENCES_REGION, ctx)) < 0 ||
+	    field_u64(rd, CSV_REFERENCES_MONITORED, &monitored) != 0 ||
+	    field_u64(rd, CSV_REFERENCES_REFERENCED, &referenced) != 0 ||
+	    field_double(rd, CSV_REFERENCES_IDLE_AGE, &age) != 0)
+		return (0);
+	if (referenced > monitored) {
+		reader_fail(rd, "referenced_bytes %llu is more than "
+		    "monitored_bytes %llu", (unsigned long long)referenced,
+		    (unsigned long long)monitored);
+		return (0);
+	}
+	if (age < 0) {
+		reader_fail(rd, "idle_age_s: expected seconds (0 or more) or "
+		    "an empty field, got %g", age);
+		return (0);
+	}
+	if (reader_field(rd, CSV_REFERENCES_PHASE)[0] == '\0')
+		return (0);
+	if ((s = row_slot(rd, ctx, &res->references, CSV_REFERENCES_T,
+	    CSV_REFERENCES_PHASE, 0, &sa)) < 0)
+		return (0);
+	if (s != ctx->seen_slot) {
+		memset(ctx->seen, 0, res->nregions * sizeof *ctx->seen);
+		ctx->seen_slot = s;
+	}
+	if (ctx->seen[r]++ > 0) {
+		reader_fail(rd, "node %d region %d appears twice in the "
+		    "interval ending at t_s %.3f", res->regions[r].node,
+		    res->regions[r].region, res->references.t[s]);
+		return (0);
+	}
+	at = (size_t)s * res->nregions + r;
+	res->ref_monitored[at] = monitored;
+	res->ref_referenced[at] = referenced;
+	return (0);
+}
+
 /* ---- workloads.csv ---- */
 
 /* One figure a workload reported. */
@@ -831,6 +891,7 @@ static const struct {
 	{ CSV_PAGETYPE, pagetype_row, NULL },
 	{ CSV_PLACEMENT, placement_row, NULL },
 	{ CSV_WORKLOADS, workloads_row, NULL },
+	{ CSV_REFERENCES, references_row, NULL },
 	{ CSV_EVENTS, events_row, NULL },
 };
 
@@ -999,6 +1060,10 @@ results_free(struct results *res)
 		free(res->workloads[i]);
 	free(res->workloads);
 	free(res->placement_pages);
+	free(res->references.t);
+	free(res->references.phase);
+	free(res->ref_monitored);
+	free(res->ref_referenced);
 	for (i = 0; i < res->nwl_rows; i++) {
 		free(res->wl_rows[i].workload);
 		free(res->wl_rows[i].thread);

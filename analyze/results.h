@@ -131,6 +131,16 @@ struct results {
 	/* [(s * nworkloads + w) * nregions + r] */
 	uint64_t	*placement_pages;
 
+	/*
+	 * references.csv (DAMON): per aggregation interval (its end time),
+	 * the System RAM bytes DAMON watched in each region and the part of
+	 * them it saw referenced; both 0 for a region without a row.  NULL
+	 * when the run has no references.
+	 */
+	struct results_times references;
+	uint64_t	*ref_monitored;	/* [slot * nregions + region] */
+	uint64_t	*ref_referenced;
+
 	struct results_workload_row *wl_rows;
 	int		 nwl_rows;
 

@@ -278,6 +278,33 @@ static const char *const summary_state_names[] = {
 	[REGION_UNPROVEN] = "unproven",
 };
 
+/* The words the region list adds for metrics_power (runs with DAMON). */
+static const char *const summary_power_names[] = {
+	[METRICS_POWER_NONE] = "no DAMON reading",
+	[METRICS_POWER_OFF] = "off",
+	[METRICS_POWER_SELF_REFRESH] = "self-refresh",
+	[METRICS_POWER_ON] = "on",
+};
+
+/*
+ * A region's state at one sample: by allocation, and with DAMON's
+ * references the power state too ("active, self-refresh").  Regions
+ * without memory have no power state to add.
+ */
+static const char *
+summary_region_state(const struct summary_run *sr, size_t at, char *buf,
+    size_t len)
+{
+	unsigned state = sr->m->state[at];
+
+	if (sr->m->power == NULL || state == REGION_HOLE ||
+	    state == REGION_UNINIT)
+		return (summary_state_names[state]);
+	snprintf(buf, len, "%s, %s", summary_state_names[state],
+	    summary_power_names[sr->m->power[at]]);
+	return (buf);
+}
+
 /* Every region at the phase's last sample: sizes, occupancy, state. */
 static void
 summary_print_regions(FILE *f, const struct summary_run *sr, int p,
@@ -285,7 +312,7 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 {
 	const struct results *res = sr->res;
 	double mib = res->page_size / (1024.0 * 1024);
-	char range[48];
+	char range[48], state[48];
 	size_t at;
 	int i, last;
 
@@ -306,7 +333,7 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 		st->region(f, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
 		    sr->m->occupancy[at],
-		    summary_state_names[sr->m->state[at]]);
+		    summary_region_state(sr, at, state, sizeof state));
 	}
 }
 
@@ -440,7 +467,8 @@ static const struct summary_style summary_text_style = {
 	.region = text_region,
 	.quality = text_quality,
 	.power_note = "Power figures are a MODEL ESTIMATE from --power-model "
-	    "(refresh power per GiB of empty regions), not a measurement.",
+	    "(DRAM power per GiB on, in self-refresh and powered down), "
+	    "not a measurement.",
 };
 
 /* Markdown: the title block. */
@@ -518,8 +546,8 @@ static const struct summary_style summary_markdown_style = {
 	.region = md_region,
 	.quality = md_quality,
 	.power_note = "> Power figures are a MODEL ESTIMATE from "
-	    "--power-model (refresh power per GiB of empty regions), not a "
-	    "measurement.",
+	    "--power-model (DRAM power per GiB on, in self-refresh and "
+	    "powered down), not a measurement.",
 };
 
 /* The summary as aligned text (brief: what run prints). */

@@ -156,6 +156,7 @@ verify_dir(FILE *out, const char *dir)
 	    verify_times(&res->pagetype, "pagetype.csv", &why) != 0 ||
 	    verify_times(&res->pageblocks, "pageblocks.csv", &why) != 0 ||
 	    verify_times(&res->placement, "placement.csv", &why) != 0 ||
+	    verify_times(&res->references, "references.csv", &why) != 0 ||
 	    verify_events(res, &why) != 0) {
 		fprintf(out, "%s: damaged: %s\n", dir, why);
 		free(why);

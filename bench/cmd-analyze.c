@@ -50,8 +50,9 @@ static const struct opt_def analyze_options[] = {
 	{ .name = "power-model", .type = OPT_STRING,
 	  .offset = offsetof(struct analyze_settings, power_model),
 	  .arg = "FILE",
-	  .help = "INI file with DRAM refresh power per GiB: estimate what "
-	  "empty regions could save (a model, not a measurement)" },
+	  .help = "INI file with DRAM power per GiB in each state: estimate "
+	  "what empty and idle regions could save (a model, not a "
+	  "measurement)" },
 	{ .name = "brief", .type = OPT_FLAG,
 	  .offset = offsetof(struct analyze_settings, brief),
 	  .help = "text: only the headline metrics and each workload's "

@@ -182,6 +182,10 @@ TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
+# Power states from DAMON's references.csv.
+TESTS += tests/references-cli.sh
+EXTRA_DIST += tests/references-cli.sh
+
 # Constant series and rounding-sized changes.
 TESTS += tests/analyze-exact.sh tests/analyze-gate.sh tests/compare-readable.sh
 EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh \

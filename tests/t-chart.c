@@ -469,6 +469,75 @@ test_no_pages(const char *tmp)
 	free(cause);
 }
 
+/*
+ * The power-states chart of tests/data/analyze/references (states worked
+ * out in tests/t-metrics.c).  Five regions of 40 units from y = 90; the
+ * plot runs from x = 118 over 852 units for 0-5 s.  Runs without
+ * references.csv have no such chart and say why.
+ */
+static void
+test_power_states(const char *data, const char *tmp)
+{
+	static const struct {
+		double		 t;
+		int		 region;
+		uint32_t	 rgb;
+		const char	*what;
+	} cells[] = {
+		{ 0.5, 0, 0xe4e4e4, "t=0 n0r0: no DAMON reading joined" },
+		{ 1.5, 0, 0xe69f00, "t=1 n0r0: on" },
+		{ 1.5, 1, 0x0072b2, "t=1 n0r1: self-refresh (4 MiB is noise)" },
+		{ 1.5, 3, CHART_RGB_EMPTY, "t=1 n0r3: off" },
+		{ 2.5, 2, CHART_RGB_EMPTY, "t=2 n0r2: off" },
+		{ 3.5, 1, 0xe69f00, "t=3 n0r1: on" },
+		{ 3.5, 3, 0x0072b2, "t=3 n0r3: self-refresh" },
+		{ 4.5, 2, 0x0072b2, "t=4 n0r2: unproven: self-refresh" },
+		{ 4.5, 4, CHART_RGB_NO_DATA, "n0r4: no pages" },
+	};
+	struct chart_run run;
+	cairo_surface_t *img;
+	char *dir, *out, *path, *cause = NULL;
+	const char *why;
+	uint32_t w, h, got;
+	size_t i;
+	int x, y;
+
+	dir = xasprintf("%s/analyze/references", data);
+	out = xasprintf("%s/ps", tmp);
+	tap_ok(chart_all(dir, out, CHART_PNG | CHART_SVG, NULL, &cause) == 0,
+	    "chart_all on the references run%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	path = xasprintf("%s/power-states.png", out);
+	w = h = 0;
+	x = png_size(path, &w, &h);
+	tap_ok(x == 0 && w == 1000 && h > 300 && h < 500,
+	    "power-states.png is a PNG 1000 wide (%ux%u)", w, h);
+	img = cairo_image_surface_create_from_png(path);
+	if (tap_ok(cairo_surface_status(img) == CAIRO_STATUS_SUCCESS,
+	    "power-states.png reads back")) {
+		for (i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+			x = (int)(118 + cells[i].t * 852 / 5);
+			y = 90 + 40 * cells[i].region + 20;
+			got = pixel(img, x, y);
+			tap_ok(rgb_near(got, cells[i].rgb, 2), "%s (%06x)",
+			    cells[i].what, got);
+		}
+	}
+	cairo_surface_destroy(img);
+	free(path);
+
+	free(dir);
+	dir = xasprintf("%s/analyze/basic", data);
+	if (tap_ok(chart_run_load(dir, &run, &cause) == 0, "load basic")) {
+		why = chart_power_states_def.absent(&run);
+		tap_ok(why != NULL && strstr(why, "references.csv") != NULL,
+		    "no references.csv: no power-states chart, and why");
+		chart_run_free(&run);
+	}
+	free(out);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -481,6 +550,7 @@ main(void)
 		tap_skip_all("mkdtemp failed");
 	test_draw();
 	test_basic(data, tmp);
+	test_power_states(data, tmp);
 	test_moments(data, tmp);
 	test_no_pages(tmp);
 	test_long(tmp);

@@ -1,7 +1,9 @@
 /*
  * Metric tests on the hand-made results directory tests/data/analyze/basic
- * (4 regions with memory, region 0 of two zones, and region 4, a hole).  Every expected figure is worked out
- * by hand from the CSVs; the comments say how.
+ * (4 regions with memory, region 0 of two zones, and region 4, a hole),
+ * and the power states on tests/data/analyze/references (the same shape
+ * with 512 MiB regions and a references.csv).  Every expected figure is
+ * worked out by hand from the CSVs; the comments say how.
  */
 #include "config.h"
 
@@ -55,6 +57,111 @@ summary_value(const struct results *res, const struct summary *sum,
 		    strcmp(res->phases[sum->rows[i].phase], phase) == 0)
 			return (sum->rows[i].value);
 	return (NAN);
+}
+
+/*
+ * tests/data/analyze/references: regions n0r0..n0r3 of 512 MiB and the
+ * hole n0r4.  DAMON intervals end at 1.05 and 2.05 (fill) and 3.05
+ * (drain), so the aggregation interval (median gap in a phase) is 1 s.
+ * Joined: t=0 none (the first interval ends 1.05 s later, more than one
+ * interval), t=1 the interval ending 1.05 (within one interval after),
+ * t=2 the one ending 1.05 (the latest ended before it), t=3 and t=4 the
+ * one ending 3.05.  The tolerance is max(1 % of 512 MiB, 4 MiB) = 5.12
+ * MiB: 4 MiB referenced is not referenced, 8 MiB is.
+ *
+ *   t  n0r0             n0r1              n0r2              n0r3
+ *   1  active, 256M: on active, 4M: s-r   active, 0: s-r    empty: off
+ *   2  active, 256M: on active, 4M: s-r   empty: off        empty: off
+ *   3  empty: off       active, 8M: on    empty: off        active, 0: s-r
+ *   4  empty: off       active, 8M: on    unproven, 0: s-r  empty: off
+ */
+static void
+test_references(const char *data)
+{
+	struct metrics_options mo;
+	struct metric_reduction r;
+	const struct metric_series *s;
+	struct results *res;
+	struct metrics *m;
+	char *dir, *cause = NULL;
+
+	dir = xasprintf("%s/analyze/references", data);
+	if (!tap_ok(results_load(dir, &res, &cause) == 0, "load %s", dir)) {
+		tap_diag("%s", cause);
+		free(cause);
+		free(dir);
+		return;
+	}
+	tap_eq_u64(res->references.n, 3, "3 DAMON intervals");
+	tap_eq_u64(res->ref_referenced[0 * 5 + 0], 268435456,
+	    "n0r0: 256 MiB referenced in the first interval");
+	tap_eq_u64(res->ref_monitored[2 * 5 + 4], 0,
+	    "n0r4 has no System RAM to watch");
+	tap_near(metrics_references_window(res), 1.0, 1e-9,
+	    "the aggregation interval: 1 s between intervals of fill");
+	tap_ok(metrics_references_at(res, 0, 1.0) == -1,
+	    "t=0: no interval ended before, the next ends 1.05 s later");
+	tap_eq_u64(metrics_references_at(res, 1, 1.0), 0,
+	    "t=1: the interval it lies in (ends 1.05)");
+	tap_eq_u64(metrics_references_at(res, 2, 1.0), 0,
+	    "t=2: the latest interval ended before it (1.05), not 2.05");
+	tap_eq_u64(metrics_references_at(res, 3, 1.0), 2,
+	    "t=3: drain's interval, never fill's");
+
+	metrics_options_default(&mo);
+	if (!tap_ok(metrics_compute(res, &mo, &m, &cause) == 0,
+	    "compute metrics")) {
+		results_free(res);
+		free(dir);
+		return;
+	}
+	s = metrics_find(m, "state_on_share");
+	tap_ok(s != NULL && isnan(s->v[0]), "t=0 has no reading: NAN");
+	tap_eq_u64(m->power[1 * 5 + 1], METRICS_POWER_SELF_REFRESH,
+	    "t=1 n0r1: 4 MiB is within the tolerance: self-refresh");
+	tap_eq_u64(m->power[4 * 5 + 2], METRICS_POWER_SELF_REFRESH,
+	    "t=4 n0r2: unproven is never off");
+	tap_eq_u64(m->power[4 * 5 + 4], METRICS_POWER_NONE,
+	    "the hole has no power state");
+
+	r = reduce(m, "referenced_regions", "fill");
+	tap_near(r.max, 1, 0, "fill: only n0r0 referenced");
+	tap_eq_u64(r.n, 2, "fill: t=0 skipped");
+	r = reduce(m, "idle_allocated_regions", "fill");
+	tap_near(r.twmean, (2 * 1.0 + 1 * 0.5) / 1.5, 1e-12,
+	    "fill: idle allocated (2 x 1 s + 1 x 0.5 s) / 1.5 s");
+	r = reduce(m, "state_on_share", "fill");
+	tap_near(r.twmean, 0.25, 1e-12, "fill: on 1 of 4 throughout");
+	r = reduce(m, "state_self_refresh_share", "fill");
+	tap_near(r.twmean, (0.5 * 1.0 + 0.25 * 0.5) / 1.5, 1e-12,
+	    "fill: self-refresh (2/4 x 1 s + 1/4 x 0.5 s) / 1.5 s");
+	r = reduce(m, "state_off_share", "fill");
+	tap_near(r.twmean, (0.25 * 1.0 + 0.5 * 0.5) / 1.5, 1e-12,
+	    "fill: off (1/4 x 1 s + 2/4 x 0.5 s) / 1.5 s");
+	r = reduce(m, "state_self_refresh_bytes", "fill");
+	tap_near(r.twmean, (1024.0 * 1 + 512 * 0.5) / 1.5 * 1048576, 1e-3,
+	    "fill: self-refresh bytes (1 GiB x 1 s + 512 MiB x 0.5 s) / 1.5");
+	r = reduce(m, "state_off_share", "drain");
+	tap_near(r.mean, 0.5, 1e-12, "drain: off 2 of 4 at t=3 and t=4");
+	r = reduce(m, "idle_allocated_regions", "drain");
+	tap_near(r.final, 0, 0, "drain t=4: the unproven n0r2 is not "
+	    "active, so not idle allocated");
+	tap_near(r.max, 1, 0, "drain t=3: n0r3 holds 1 MiB DAMON saw idle");
+	metrics_free(m);
+
+	mo.referenced_min_bytes = 0;
+	metrics_compute(res, &mo, &m, &cause);
+	r = reduce(m, "referenced_regions", "fill");
+	tap_near(r.max, 1, 0, "floor 0: 4 MiB is still below 1 %% of 512 MiB");
+	metrics_free(m);
+	mo.referenced_min_share = 0;
+	metrics_compute(res, &mo, &m, &cause);
+	r = reduce(m, "referenced_regions", "fill");
+	tap_near(r.max, 2, 0, "no tolerance: n0r1's 4 MiB counts");
+	metrics_free(m);
+
+	results_free(res);
+	free(dir);
 }
 
 int
@@ -184,8 +291,13 @@ main(void)
 	    "the 2 active regions need 2 regions: spread 1, not 2/2 of 3010");
 	tap_near(r.min, 1.0, 1e-12, "tolerance never pushes spread below 1");
 	metrics_free(m);
+	tap_ok(metrics_find((metrics_compute(res, &mo, &m, &cause), m),
+	    "state_on_share") == NULL, "no references.csv: no power states");
+	tap_ok(m->power == NULL, "no references.csv: no power array");
+	metrics_free(m);
 
 	results_free(res);
 	free(dir);
+	test_references(data != NULL ? data : "tests/data");
 	return (tap_done());
 }

@@ -1,7 +1,8 @@
 /*
  * verify's checks (analyze/verify.c): the hand-made run
- * tests/data/analyze/basic is whole and complete, a directory with
- * nothing in it has no data, and the verdicts combine worst first.
+ * tests/data/analyze/basic is whole and complete, and so is the run with
+ * DAMON's references.csv, while its damaged copy is damaged; a directory
+ * with nothing in it has no data, and the verdicts combine worst first.
  */
 #include "config.h"
 
@@ -50,6 +51,21 @@ main(void)
 	    "the hand-made run is whole");
 	tap_ok(strstr(text, "whole and complete: 5 samples of 5 regions") !=
 	    NULL, "and says so with its size");
+	free(text);
+	free(dir);
+
+	dir = xasprintf("%s/analyze/references", data != NULL ? data :
+	    "tests/data");
+	tap_eq_u64(verified(dir, &text, &cause), RB_EXIT_OK,
+	    "a run with references.csv is whole");
+	free(text);
+	free(dir);
+	dir = xasprintf("%s/analyze/references-bad", data != NULL ? data :
+	    "tests/data");
+	tap_eq_u64(verified(dir, &text, &cause), RB_EXIT_FAIL,
+	    "more bytes referenced than monitored is damage");
+	tap_ok(strstr(text, "references.csv:7: referenced_bytes") != NULL,
+	    "named with file and line");
 	free(text);
 	free(dir);
 

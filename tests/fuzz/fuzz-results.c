@@ -14,7 +14,7 @@
 static const char *const fuzz_results_files[] = {
 	"meta.json", "regions.csv", "samples.csv", "buddy.csv",
 	"pageblocks.csv", "pagetype.csv", "placement.csv", "workloads.csv",
-	"events.csv"
+	"events.csv", "references.csv"
 };
 #define FUZZ_NFILES	((int)(sizeof fuzz_results_files / \
 	sizeof fuzz_results_files[0]))
