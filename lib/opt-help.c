@@ -80,6 +80,22 @@ opt_print_wrapped(FILE *f, const char *text, int col, int indent, int width)
 			fputc(' ', f);
 			col++;
 		}
+		/*
+		 * A path too long for a whole line (an install prefix, say)
+		 * breaks after a slash rather than running past the width.
+		 */
+		while (col + (int)len > width && col == indent) {
+			size_t cut = (size_t)(width - col);
+
+			while (cut > 0 && p[cut - 1] != '/')
+				cut--;
+			if (cut == 0)
+				break;
+			fwrite(p, 1, cut, f);
+			fprintf(f, "\n%*s", indent, "");
+			p += cut;
+			len -= cut;
+		}
 		fwrite(p, 1, len, f);
 		col += (int)len;
 		p += len;

@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "opt.h"
@@ -185,10 +187,40 @@ test_opt_double(void)
 	opt_free(demo_opts, &s);
 }
 
+/* Wrapped help never runs past its width, even with a long path in it. */
+static void
+test_wrap(void)
+{
+	char *buf = NULL, *line, *save;
+	size_t len = 0;
+	FILE *f;
+	int longest = 0, lines = 0;
+
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		tap_ok(0, "open_memstream");
+		return;
+	}
+	opt_print_wrapped(f, "INI rules (default: found in "
+	    "/work/ci-check/regionbench-0.1.0/_build/sub/../_inst/share/"
+	    "regionbench and the like)", 29, 29, 80);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((int)strlen(line) + (lines == 0 ? 29 : 0) > longest)
+			longest = (int)strlen(line) + (lines == 0 ? 29 : 0);
+		lines++;
+	}
+	tap_ok(longest <= 80 && lines >= 2,
+	    "a path longer than the line breaks after a slash (%d lines, "
+	    "longest %d columns)", lines, longest);
+	free(buf);
+}
+
 int
 main(void)
 {
 	test_opt();
 	test_opt_double();
+	test_wrap();
 	return (tap_done());
 }
