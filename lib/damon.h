@@ -35,6 +35,28 @@ struct damon_tried {
 	uint64_t	 age;		/* aggregation intervals */
 };
 
+/*
+ * The memory regions as DAMON watches them: each region's System RAM
+ * ranges (page aligned, a page apart where two touch, so DAMON never
+ * merges across a boundary), and per region the sums of one interval.
+ */
+struct damon_region {
+	int		 node;
+	int		 region;
+	uint64_t	 monitored;	/* bytes DAMON reported */
+	uint64_t	 referenced;	/* of those, with nr_accesses > 0 */
+	uint64_t	 idle_age;	/* shortest age of an idle part */
+	int		 has_idle;
+};
+
+struct damon_map {
+	struct damon_region *regions;
+	int		 nregions;
+	struct damon_range *ranges;	/* sorted by start, disjoint */
+	int		*range_region;	/* index into regions */
+	int		 nranges;
+};
+
 struct damon_attrs {
 	uint64_t	 sample_us;
 	uint64_t	 aggr_us;
@@ -65,6 +87,12 @@ int	 damon_start(struct damon *d, const struct damon_range *ranges,
 int	 damon_update(struct damon *d, char **cause);
 int	 damon_stop(struct damon *d, char **cause);
 void	 damon_close(struct damon *d);
+struct snapshot;
+int	 damon_map_build(struct damon_map *m, const struct snapshot *snap,
+	     const struct damon_range *ram, int nram, uint64_t page_size);
+void	 damon_map_account(struct damon_map *m,
+	     const struct damon_tried *tried, int ntried);
+void	 damon_map_free(struct damon_map *m);
 int	 damon_system_ram(const char *proc_root, struct damon_range **ranges,
 	     int *nranges, char **cause);
 
