@@ -108,7 +108,7 @@ damon_write(const char *path, const char *value, char **cause)
 	ssize_t n;
 	int fd, e;
 
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1)
 		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
 		    strerror(errno)));
 	n = write(fd, value, len);

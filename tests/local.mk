@@ -338,6 +338,18 @@ TESTS += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh
 EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/vm-kernel.sh
 
+# ---- DAMON references (lib/damon.c, bench/references.c): the sysfs
+# parsing and ownership on a synthetic tree, and guests of the 6.12 kernel
+# that tests/vm-kernel.sh unpacks into tests/vm-kernel-6.12 (the test
+# skips without it) and of the 6.1 one.
+check_PROGRAMS += tests/t-damon tests/damon-writer
+tests_t_damon_CFLAGS = $(TEST_CFLAGS)
+tests_t_damon_SOURCES = tests/t-damon.c
+tests_t_damon_LDADD = $(TEST_LIBS)
+tests_damon_writer_SOURCES = tests/damon-writer.c
+TESTS += tests/t-damon tests/vm-damon.sh
+EXTRA_DIST += tests/vm-damon.sh
+
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
 # minutes under TCG).  .ci/run runs it after make check.
 EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
