@@ -6,8 +6,8 @@
 # kdamond started by hand is refused (exit 3, its pid named) and left on;
 # SIGINT turns ours off; after SIGKILL the next start cleans our leftover
 # but still refuses one whose record names another pid.  Then one boot of
-# the 6.1 kernel (no tried_regions): --references on exits 3 naming the
-# kernel options, auto warns and writes no references.csv.  Skips without
+# the 6.1 kernel (Debian's has no DAMON sysfs; tried_regions came in 6.2):
+# --references on exits 3 naming the kernel options, auto warns and writes no references.csv.  Skips without
 # QEMU or the 6.12 kernel.
 . "$top_srcdir/tests/cli-lib.sh"
 
@@ -142,15 +142,16 @@ expect_rc 0 "the 6.12 guest's script ran"
 ok $? "sample --references on ended by SIGINT: exit 130"
 [ "$(cat "$out/w.rc" 2>/dev/null)" = 130 ] ||
     diag "$(cat "$out/w.err" "$out/placement.err" 2>/dev/null)"
-diag "placement: $(cut -d, -f2,3,4 "$out/placement.csv" 2>/dev/null |
+diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev/null |
     tr '\n' ' ')"
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
-# check WINDOW_LO WINDOW_HI HOT_MIN COLD_MAX: in every row of the window,
-# the writer's regions have referenced >= HOT_MIN of the writer's bytes
-# there, the others referenced <= COLD_MAX of monitored.
+# check LO HI HOT_MIN HOT_MAX COLD_MAX: in every row with LO < t_s <= HI,
+# the writer's regions (>= 64 MiB of its pages) have referenced between
+# HOT_MIN and HOT_MAX times the writer's bytes there, the regions without
+# its pages referenced <= COLD_MAX of monitored.
 check() {
-	awk -F, -v lo="$1" -v hi="$2" -v hot="$3" -v cold="$4" '
+	awk -F, -v lo="$1" -v hi="$2" -v hmin="$3" -v hmax="$4" -v cold="$5" '
 	FNR == 1 { f++; if (f == 1) for (i = 1; i <= NF; i++) c[$i] = i
 	    next }
 	f == 1 { pages[$c["node"] "/" $c["region"]] += $c["pages"]; next }
@@ -160,10 +161,11 @@ check() {
 		wb = pages[k] * 4096
 		if (wb >= 64 * 1048576) {
 			n_hot++
-			if ($6 < hot * wb) bad = bad " hot " k "@" $1 "=" $6
+			if ($6 < hmin * wb || $6 > hmax * wb)
+				bad = bad " writer " k "@" $1 "=" $6
 		} else if (wb == 0) {
 			n_cold++
-			if ($6 > cold * $5) bad = bad " cold " k "@" $1 "=" $6
+			if ($6 > cold * $5) bad = bad " other " k "@" $1 "=" $6
 		}
 	}
 	END {
@@ -171,22 +173,18 @@ check() {
 		if (bad != "") { print bad; exit 1 }
 	}' "$out/placement.csv" "$out/w/references.csv"
 }
-why=$(check 1.5 "$stop_t" 0.5 0.1)
+why=$(check 1.5 "$stop_t" 0.5 2 0.1)
 ok $? "running: the writer's regions referenced, the others not"
 [ -z "$why" ] || diag "$why"
-why=$(check "$(echo "$stop_t" | awk '{ print $1 + 2 }')" "$cont_t" 0 0.1)
-ok $? "2 s after SIGSTOP: every region reads idle"
+why=$(check "$(echo "$stop_t" | awk '{ print $1 + 2 }')" "$cont_t" 0 0.02 0.1)
+ok $? "2 s after SIGSTOP: the writer's regions read idle (< 2 %)"
 [ -z "$why" ] || diag "$why"
-awk -F, -v lo="$stop_t" -v hi="$cont_t" 'NR > 1 && $1 > lo + 2 &&
-    $1 <= hi && $6 > 0.02 * $5 { bad = 1 } END { exit bad }' \
-    "$out/w/references.csv" 2>/dev/null
-ok $? "2 s after SIGSTOP: referenced below 2 % of monitored everywhere"
 diag "VmRSS running: $(cat "$out/rss-running.txt" 2>/dev/null)," \
     "stopped: $(cat "$out/rss-stopped.txt" 2>/dev/null)"
 rss=$(awk '{ print $2 }' "$out/rss-stopped.txt" 2>/dev/null)
 [ "${rss:-0}" -ge $((500 * 1024)) ]
 ok $? "stopped, the writer still holds its 512 MiB"
-why=$(check "$(echo "$cont_t" | awk '{ print $1 + 2 }')" 1e9 0.5 0.1)
+why=$(check "$(echo "$cont_t" | awk '{ print $1 + 2 }')" 1e9 0.5 2 0.1)
 ok $? "after SIGCONT: referenced again"
 [ -z "$why" ] || diag "$why"
 grep -q '"kdamond_pid": [0-9]' "$out/w/meta.json" 2>/dev/null &&
@@ -246,7 +244,8 @@ echo $? >on.rc
 regionbench sample $R --references auto --count 1 --out auto \
     >auto.out 2>auto.err
 echo $? >auto.rc
-cat $A/kdamonds/nr_kdamonds >nr.txt
+# Debian's 6.1 has no DAMON sysfs at all; a kernel with it must be as found.
+cat $A/kdamonds/nr_kdamonds >nr.txt 2>/dev/null || echo none >nr.txt
 exit 0
 GUEST
 start=$(date +%s)
@@ -263,10 +262,12 @@ diag "$(cat "$out61/on.err" 2>/dev/null)"
     [ ! -e "$out61/auto/references.csv" ] &&
     grep -q 'warning: --references auto' "$out61/auto.err"
 ok $? "6.1, --references auto: a warning and no references.csv"
-grep -q '"references.csv": "DAMON schemes have no tried_regions' \
+grep -Eq '"references.csv": "(no DAMON sysfs interface|DAMON schemes have no tried_regions)' \
     "$out61/auto/meta.json" 2>/dev/null
 ok $? "meta.json's files_omitted says why"
-[ "$(cat "$out61/nr.txt" 2>/dev/null)" = 0 ]
-ok $? "6.1: nr_kdamonds back to 0 after the probe"
+case $(cat "$out61/nr.txt" 2>/dev/null) in
+0|none) ok 0 "6.1: no kdamond left behind by the probe" ;;
+*) ok 1 "6.1: no kdamond left behind by the probe" ;;
+esac
 
 done_testing
