@@ -183,18 +183,26 @@ static void *
 references_main(void *arg)
 {
 	struct references *r = arg;
-	uint64_t next, aggr = r->set.aggr, now;
+	uint64_t next, aggr = r->set.aggr, now, t0;
 	char *cause = NULL;
 
 	references_block_signals();
 	next = units_now_ns() + aggr;
 	while (!references_wait(r, next)) {
+		t0 = units_now_ns();
 		if (damon_update(&r->damon, &cause) != 0) {
 			pthread_mutex_lock(&r->lock);
 			r->error = cause;
 			pthread_mutex_unlock(&r->lock);
 			break;
 		}
+		/* The cost of a read, for meta.json (and make perf). */
+		if ((int)r->reads == r->read_cap) {
+			r->read_cap = r->read_cap == 0 ? 64 : r->read_cap * 2;
+			r->read_ms = xreallocarray(r->read_ms, r->read_cap,
+			    sizeof *r->read_ms);
+		}
+		r->read_ms[r->reads] = (double)(units_now_ns() - t0) / 1e6;
 		r->reads++;
 		if (r->damon.ntried > 0) {
 			damon_map_account(&r->map, r->damon.tried,
@@ -263,6 +271,10 @@ references_start(struct references *r, struct sampler *s,
 		return (rc);
 	r->pid = r->damon.pid;
 	r->stop = 0;
+	/* Each repetition of a run counts its own. */
+	r->reads = r->rows = r->damon.empty_updates = 0;
+	free(r->error);
+	r->error = NULL;
 	if ((rc = pthread_create(&r->thread, NULL, references_main, r)) != 0)
 		return (fail_with(cause, RB_EXIT_ENV, "references: "
 		    "pthread_create: %s", strerror(rc)));
@@ -303,6 +315,32 @@ references_stop(struct references *r, char **cause)
 	return (rc);
 }
 
+/* Order doubles, for a median. */
+static int
+references_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The median time of one update and read, in ms; < 0 when none. */
+static double
+references_read_median(const struct references *r)
+{
+	double *v, m;
+	int n = (int)r->reads;
+
+	if (n == 0)
+		return (-1);
+	v = xreallocarray(NULL, n, sizeof *v);
+	memcpy(v, r->read_ms, n * sizeof *v);
+	qsort(v, n, sizeof *v, references_cmp_double);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return (m);
+}
+
 /* The references' settings and findings, for meta.json. */
 void
 references_describe(const struct references *r, json_t *meta)
@@ -329,10 +367,16 @@ references_describe(const struct references *r, json_t *meta)
 		json_object_set_new(o, "record", json_string(r->record));
 		json_object_set_new(o, "monitored_ranges",
 		    json_integer(r->map.nranges));
-		json_object_set_new(o, "reads",
-		    json_integer((json_int_t)r->reads));
-		json_object_set_new(o, "empty_updates",
-		    json_integer((json_int_t)r->damon.empty_updates));
+		/* The reader's counts, once it has stopped. */
+		if (!r->running) {
+			json_object_set_new(o, "reads",
+			    json_integer((json_int_t)r->reads));
+			if (r->reads > 0)
+				json_object_set_new(o, "read_ms_median",
+				    json_real(references_read_median(r)));
+			json_object_set_new(o, "empty_updates",
+			    json_integer((json_int_t)r->damon.empty_updates));
+		}
 		json_object_set_new(o, "leftover_cleaned",
 		    json_boolean(r->leftover));
 		if (r->error != NULL)
@@ -356,6 +400,9 @@ references_close(struct references *r)
 	free(r->error);
 	free(r->unavailable);
 	free(r->record);
+	free(r->read_ms);
+	r->read_ms = NULL;
+	r->read_cap = 0;
 	r->error = r->unavailable = r->record = NULL;
 	r->active = 0;
 }

@@ -44,6 +44,8 @@ struct references {
 	int		 stop;		/* under lock */
 	char		*error;		/* the thread's failure, kept */
 	uint64_t	 reads;		/* updates read */
+	double		*read_ms;	/* how long each took (update + read) */
+	int		 read_cap;
 	uint64_t	 rows;		/* references.csv rows */
 	long		 pid;		/* our kdamond, for meta.json */
 	int		 leftover;	/* a leftover of ours was cleaned */

@@ -306,6 +306,7 @@ $(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-damon.sh
 .PHONY: perf
 
 
@@ -352,7 +353,7 @@ EXTRA_DIST += tests/vm-damon.sh
 
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
 # minutes under TCG).  .ci/run runs it after make check.
-EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
+EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh tests/perf-damon.sh
 check-vm: bench/regionbench
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
 .PHONY: check-vm
