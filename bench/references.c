@@ -183,7 +183,7 @@ static void *
 references_main(void *arg)
 {
 	struct references *r = arg;
-	uint64_t next, aggr = r->set.aggr, now, t0;
+	uint64_t next, aggr = r->set.aggr, t0;
 	char *cause = NULL;
 
 	references_block_signals();
@@ -209,10 +209,14 @@ references_main(void *arg)
 			    r->damon.ntried);
 			references_rows(r, sampler_elapsed(r->sampler));
 		}
-		/* The write may have taken an interval: skip, never bunch. */
-		next += aggr;
-		if ((now = units_now_ns()) > next)
-			next = now + aggr - (now - next) % aggr;
+		/*
+		 * The kernel answers the update at its next aggregation
+		 * boundary (6.12 too, not only >= 6.14): asking again a
+		 * little before the following one gets one read per
+		 * interval with a short wait, and a kernel that answers at
+		 * once is still read about once per interval.
+		 */
+		next = units_now_ns() + aggr - aggr / 10;
 	}
 	return (NULL);
 }
@@ -259,13 +263,14 @@ references_start(struct references *r, struct sampler *s,
 		    "root)", proc_root));
 	attrs.sample_us = r->set.sample / 1000;
 	attrs.aggr_us = r->set.aggr / 1000;
-	/* One DAMON region per region at least, room to split each. */
+	/* One DAMON region per range at least, room to split each. */
 	attrs.min_regions = (uint64_t)r->map.nregions;
 	if (attrs.min_regions < (uint64_t)r->map.nranges)
 		attrs.min_regions = (uint64_t)r->map.nranges;
 	if (attrs.min_regions < 3)
 		attrs.min_regions = 3;	/* the kernel's least */
-	attrs.max_regions = attrs.min_regions * 3;
+	/* Twice: each DAMON sample checks a page per region (the cost). */
+	attrs.max_regions = attrs.min_regions * 2;
 	if ((rc = damon_start(&r->damon, r->map.ranges, r->map.nranges,
 	    &attrs, cause)) != 0)
 		return (rc);
