@@ -63,14 +63,17 @@ regionbench sample $R --references on --duration 300s --out w \
     >w.out 2>w.err &
 s=$!
 wait_until 120 at_least 4 w/references.csv
-last_t w/references.csv >stop.t
 grep VmRSS /proc/$w/status >rss-running.txt
+# The last row read right after a signal: the interval that holds the
+# signal ends with the next row at the latest, so from the second row on
+# (within 2 s at 1 s intervals) the writer's state shows.
 kill -STOP $w
-wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 3 }' stop.t)"
+last_t w/references.csv >stop.t
+wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 2.5 }' stop.t)"
 grep VmRSS /proc/$w/status >rss-stopped.txt
-last_t w/references.csv >cont.t
 kill -CONT $w
-wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 3 }' cont.t)"
+last_t w/references.csv >cont.t
+wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 2.5 }' cont.t)"
 kill -INT $s
 wait $s
 echo $? >w.rc
@@ -136,8 +139,8 @@ diag "6.12 boot and command: $(($(date +%s) - start)) s"
 expect_rc 0 "the 6.12 guest's script ran"
 [ "$RC" -eq 0 ] || diag "$(tail -20 "$out/vm-console.log" 2>/dev/null)"
 
-# (1) The writer: regions holding >= 50 % of 128 MiB of its pages are hot,
-# those holding none are cold, before SIGSTOP, 2 s after and after SIGCONT.
+# (1) The writer: regions it fills are hot, those without its pages cold,
+# before SIGSTOP, from the second interval after it and after SIGCONT.
 [ "$(cat "$out/w.rc" 2>/dev/null)" = 130 ]
 ok $? "sample --references on ended by SIGINT: exit 130"
 [ "$(cat "$out/w.rc" 2>/dev/null)" = 130 ] ||
@@ -147,7 +150,9 @@ diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
 # check LO HI HOT_MIN HOT_MAX COLD_MAX: in every row with LO < t_s <= HI,
-# the writer's regions (>= 64 MiB of its pages) have referenced between
+# the writer's regions (>= 90 % of the region its pages: a region shared
+# with the guest's other programs is referenced by them) have referenced
+# between
 # HOT_MIN and HOT_MAX times the writer's bytes there, the regions without
 # its pages referenced <= COLD_MAX of monitored.
 check() {
@@ -159,7 +164,7 @@ check() {
 	{
 		k = $3 "/" $4
 		wb = pages[k] * 4096
-		if (wb >= 64 * 1048576) {
+		if (wb >= 0.9 * 128 * 1048576) {
 			n_hot++
 			if ($6 < hmin * wb || $6 > hmax * wb)
 				bad = bad " writer " k "@" $1 "=" $6
@@ -173,18 +178,21 @@ check() {
 		if (bad != "") { print bad; exit 1 }
 	}' "$out/placement.csv" "$out/w/references.csv"
 }
-why=$(check 1.5 "$stop_t" 0.5 2 0.1)
+# The first interval, DAMON's first look, is left out.
+first_t=$(sed -n 2p "$out/w/references.csv" 2>/dev/null | cut -d, -f1)
+why=$(check "$(echo "${first_t:-0}" | awk '{ print $1 + 0.5 }')" "$(echo "$stop_t" | awk '{ print $1 - 0.5 }')" 0.5 2 0.1)
 ok $? "running: the writer's regions referenced, the others not"
 [ -z "$why" ] || diag "$why"
-why=$(check "$(echo "$stop_t" | awk '{ print $1 + 2 }')" "$cont_t" 0 0.02 0.1)
-ok $? "2 s after SIGSTOP: the writer's regions read idle (< 2 %)"
+why=$(check "$(echo "$stop_t" | awk '{ print $1 + 1.5 }')" \
+    "$(echo "$cont_t" | awk '{ print $1 - 0.5 }')" 0 0.02 0.1)
+ok $? "from the second interval after SIGSTOP: the writer's regions idle (< 2 %)"
 [ -z "$why" ] || diag "$why"
 diag "VmRSS running: $(cat "$out/rss-running.txt" 2>/dev/null)," \
     "stopped: $(cat "$out/rss-stopped.txt" 2>/dev/null)"
 rss=$(awk '{ print $2 }' "$out/rss-stopped.txt" 2>/dev/null)
 [ "${rss:-0}" -ge $((500 * 1024)) ]
 ok $? "stopped, the writer still holds its 512 MiB"
-why=$(check "$(echo "$cont_t" | awk '{ print $1 + 2 }')" 1e9 0.5 2 0.1)
+why=$(check "$(echo "$cont_t" | awk '{ print $1 + 1.5 }')" 1e9 0.5 2 0.1)
 ok $? "after SIGCONT: referenced again"
 [ -z "$why" ] || diag "$why"
 grep -q '"kdamond_pid": [0-9]' "$out/w/meta.json" 2>/dev/null &&
