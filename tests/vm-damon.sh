@@ -150,11 +150,10 @@ diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
 # check LO HI HOT_MIN HOT_MAX COLD_MAX: in every row with LO < t_s <= HI,
-# the writer's regions (>= 90 % of the region its pages: a region shared
-# with the guest's other programs is referenced by them) have referenced
-# between
-# HOT_MIN and HOT_MAX times the writer's bytes there, the regions without
-# its pages referenced <= COLD_MAX of monitored.
+# the regions the writer fills (>= 90 % of them its pages: one shared with
+# the guest's other programs is referenced by them too) have referenced
+# between HOT_MIN and HOT_MAX times the writer's bytes there, the regions
+# without its pages referenced <= COLD_MAX of monitored.
 check() {
 	awk -F, -v lo="$1" -v hi="$2" -v hmin="$3" -v hmax="$4" -v cold="$5" '
 	FNR == 1 { f++; if (f == 1) for (i = 1; i <= NF; i++) c[$i] = i
