@@ -29,7 +29,7 @@ extern const struct opt_def references_options[];
 struct references {
 	struct references_settings set;
 	int		 active;	/* DAMON is ours to use */
-	char		*unavailable;	/* why not, with --references auto */
+	char		*unavailable;	/* why not (--references auto) */
 	char		*record;	/* the record file of our kdamond */
 	struct damon	 damon;
 
@@ -44,7 +44,7 @@ struct references {
 	int		 stop;		/* under lock */
 	char		*error;		/* the thread's failure, kept */
 	uint64_t	 reads;		/* updates read */
-	double		*read_ms;	/* how long each took (update + read) */
+	double		*read_ms;	/* each update and read, ms */
 	int		 read_cap;
 	uint64_t	 rows;		/* references.csv rows */
 	long		 pid;		/* our kdamond, for meta.json */

@@ -18,8 +18,9 @@
 #define DAMON_RECORD_DEFAULT	"/run/regionbench/damon-kdamond"
 
 /* What a kernel needs, for messages. */
-#define DAMON_NEEDS	"CONFIG_DAMON, CONFIG_DAMON_PADDR and " \
-			"CONFIG_DAMON_SYSFS, and kernel >= 6.2 for tried_regions"
+#define DAMON_NEEDS	"CONFIG_DAMON, CONFIG_DAMON_PADDR and "		\
+			"CONFIG_DAMON_SYSFS, and kernel >= 6.2 for "	\
+			"tried_regions"
 
 /* A physical address range in bytes, [start, end). */
 struct damon_range {
