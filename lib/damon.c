@@ -301,7 +301,7 @@ int
 damon_claim(struct damon *d, char **cause)
 {
 	char path[PATH_MAX], state[16];
-	long long n, pid;
+	long long n, pid, i;
 	long mine;
 	int rc, recorded;
 
@@ -326,12 +326,20 @@ damon_claim(struct damon *d, char **cause)
 			return (rc);
 		return (1);
 	}
+	/* Name the first kdamond that is on, if any. */
+	for (i = 0; i < n && strcmp(state, "on") != 0; i++) {
+		if ((rc = damon_kdamond_state(d, i, state, sizeof state, &pid,
+		    cause)) != 0)
+			return (rc);
+	}
 	if (strcmp(state, "on") == 0)
 		return (fail_with(cause, RB_EXIT_ENV, "DAMON is in use: "
-		    "kdamond 0 is on (pid %lld, %s/kdamonds/0) and was not "
-		    "started by regionbench; it only monitors when no "
+		    "kdamond %lld is on (pid %lld, %s/kdamonds/%lld) and was "
+		    "not started by regionbench; it only monitors when no "
 		    "kdamond is on or configured (run without --references, "
-		    "or in a guest: regionbench vm)", pid, d->admin));
+		    "or in a guest: regionbench vm)", i > 0 ? i - 1 : 0, pid,
+		    d->admin, i > 0 ? i - 1 : 0));
+	damon_kdamond_state(d, 0, state, sizeof state, &pid, NULL);
 	return (fail_with(cause, RB_EXIT_ENV, "DAMON is in use: %lld "
 	    "kdamond%s configured (%s/kdamonds/nr_kdamonds; kdamond 0 is "
 	    "%s, pid %lld) by someone else; regionbench only monitors when "

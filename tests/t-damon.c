@@ -185,6 +185,16 @@ test_ownership(void)
 	free(cause);
 	cause = NULL;
 
+	tree(2, "off", -1, 1, 1);
+	put(KD "/1/state", "on\n");
+	put(KD "/1/pid", "55\n");
+	open_tree(&d, NULL);
+	rc = damon_claim(&d, &cause);
+	tap_ok(rc == -3 && strstr(cause, "kdamond 1 is on (pid 55") != NULL,
+	    "two kdamonds, the second on: exit 3 naming it");
+	free(cause);
+	cause = NULL;
+
 	/* Our leftover: the record names the running kdamond's pid. */
 	tree(1, "on", 777, 1, 1);
 	put("run/damon-kdamond", "pid 777\nboot %s\nadmin %s/sys/kernel/mm/"
