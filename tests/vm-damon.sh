@@ -64,6 +64,7 @@ regionbench sample $R --references on --duration 300s --out w \
 s=$!
 wait_until 120 at_least 4 w/references.csv
 grep VmRSS /proc/$w/status >rss-running.txt
+ps -o comm 2>/dev/null | grep -c '^kdamond' >kdamonds-running.txt
 # The last row read right after a signal: the interval that holds the
 # signal ends with the next row at the latest, so from the second row on
 # (within 2 s at 1 s intervals) the writer's state shows.
@@ -150,7 +151,7 @@ diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
 # check LO HI HOT_MIN HOT_MAX COLD_MAX: in every row with LO < t_s <= HI,
-# the regions the writer fills (>= 90 % of them its pages: one shared with
+# the regions the writer fills (>= 75 % of them its pages: one shared with
 # the guest's other programs is referenced by them too) have referenced
 # between HOT_MIN and HOT_MAX times the writer's bytes there, the regions
 # without its pages referenced <= COLD_MAX of monitored.
@@ -163,7 +164,7 @@ check() {
 	{
 		k = $3 "/" $4
 		wb = pages[k] * 4096
-		if (wb >= 0.9 * 128 * 1048576) {
+		if (wb >= 0.75 * 128 * 1048576) {
 			n_hot++
 			if ($6 < hmin * wb || $6 > hmax * wb)
 				bad = bad " writer " k "@" $1 "=" $6
@@ -225,8 +226,9 @@ ok $? "the foreign kdamond is still on, same pid"
 # (3) SIGINT and SIGKILL.
 [ "$(cat "$out/i.rc" 2>/dev/null)" = 130 ] &&
     [ "$(cat "$out/nr-after-int.txt")" = 0 ] &&
+    [ "$(cat "$out/kdamonds-running.txt")" = 1 ] &&
     [ "$(cat "$out/kdamonds-after-int.txt")" = 0 ]
-ok $? "after SIGINT: exit 130, no kdamond, nr_kdamonds 0"
+ok $? "after SIGINT: exit 130, no kdamond thread (one while running), nr_kdamonds 0"
 [ "$(tr '\n' ' ' <"$out/after-kill.txt" 2>/dev/null)" = "1 on " ]
 ok $? "after SIGKILL our kdamond survives"
 [ "$(cat "$out/k1.rc" 2>/dev/null)" = 3 ] &&
