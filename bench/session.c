@@ -187,7 +187,15 @@ session_references(struct session *s, char **cause)
 	if ((rc = references_start(r, &s->sampler, s->cfg.proc_root,
 	    cause)) != 0) {
 		references_stop(r, NULL);
-		return (rc);
+		if (r->set.mode != REFERENCES_AUTO)
+			return (rc);
+		/* auto: the run goes on, references.csv stays empty. */
+		log_warnx("--references auto: %s", *cause);
+		sampler_event(&s->sampler, "warning", *cause);
+		r->active = 0;
+		free(r->unavailable);
+		r->unavailable = *cause;
+		*cause = NULL;
 	}
 	if (s->meta != NULL) {
 		references_describe(r, s->meta);
