@@ -133,5 +133,7 @@ const struct command_entry cmd_run_entry = {
 	    "goes on), 130 when interrupted.",
 	.options = run_options,
 	.source_options = source_cli_options,
+	.shared_options = references_options,
+	.shared_offset = offsetof(struct runner_settings, refs),
 	.exec = cmd_run_exec,
 };

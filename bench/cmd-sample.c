@@ -37,6 +37,7 @@ struct sample_settings {
 	int		 listen_any;
 	int		 format;	/* sample_format; -1: by stdout */
 	int		 quiet;
+	struct references_settings refs; /* --references, shared table */
 };
 
 static const char *const sample_formats[] = { "text", "csv", "json", NULL };
@@ -196,7 +197,8 @@ sample_print_end(const struct sample_settings *set, int format,
 /* Open the results session (the directory, if any, and meta.json). */
 static void
 sample_session_open(struct session *ss, const struct sample_settings *set,
-    json_t *system, struct source *src)
+    json_t *system, struct source *src, struct references *refs,
+    const char *proc_root)
 {
 	struct session_config sc = { 0 };
 	char *cause = NULL;
@@ -213,6 +215,8 @@ sample_session_open(struct session *ss, const struct sample_settings *set,
 		sc.replay_samples = recording_end(set->replay,
 		    &sc.replay_end_t_s);
 	sc.end_phase = "sample";
+	sc.refs = refs;
+	sc.proc_root = proc_root;
 	if ((rc = session_open(ss, &sc, json_pack("[s]", "sample"),
 	    &cause)) != 0)
 		die(-rc, "sample: %s", cause);
@@ -230,6 +234,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct sample_live live;
 	struct sample_live_options live_opts;
 	struct session ss;
+	struct references refs;
 	struct snapshot view;
 	struct source src;
 	json_t *system;
@@ -246,6 +251,9 @@ cmd_sample_exec(int argc, char **argv)
 	if (set.record != NULL && set.replay != NULL)
 		die(RB_EXIT_INPUT, "sample: --record and --replay exclude "
 		    "each other");
+	if (set.refs.mode != REFERENCES_OFF && set.replay != NULL)
+		die(RB_EXIT_INPUT, "sample: --references reads this "
+		    "machine's DAMON: not with --replay");
 	log_set_quiet(set.quiet);
 	tty = isatty(STDOUT_FILENO) && !set.quiet;
 	format = sample_output_format(&set);
@@ -271,7 +279,10 @@ cmd_sample_exec(int argc, char **argv)
 	    (rc = recording_write_source(set.record, &src, 0, 0,
 	    &cause)) != 0))
 		die(-rc, "sample: %s", cause);
-	sample_session_open(&ss, &set, system, &src);
+	if ((rc = references_open(&refs, &set.refs, cli.sys, cli.proc,
+	    &cause)) != 0)
+		die(-rc, "sample: %s", cause);
+	sample_session_open(&ss, &set, system, &src, &refs, cli.proc);
 
 	sample_sampler_config(&set, &cfg);
 	pipe_out.format = format;
@@ -300,6 +311,7 @@ cmd_sample_exec(int argc, char **argv)
 	if (code == RB_EXIT_OK &&
 	    __atomic_load_n(&live.om_failed, __ATOMIC_ACQUIRE))
 		code = RB_EXIT_ENV;
+	references_close(&refs);
 	sample_live_close(&live);
 	sample_print_end(&set, format, &view, t_s, src.ops->name);
 	snapshot_free(&view);
@@ -329,5 +341,7 @@ const struct command_entry cmd_sample_entry = {
 	    "Without --count or --duration it runs until interrupted.",
 	.options = sample_options,
 	.source_options = source_cli_options,
+	.shared_options = references_options,
+	.shared_offset = offsetof(struct sample_settings, refs),
 	.exec = cmd_sample_exec,
 };

@@ -31,6 +31,7 @@ bench_libbench_a_SOURCES = \
 	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
 	bench/sample-out.c bench/sample-out.h \
 	bench/sampler.c bench/sampler-ctl.c bench/sampler.h \
+	bench/references.c bench/references.h \
 	bench/session.c bench/session.h \
 	bench/source-cli.c bench/source-cli.h \
 	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c \

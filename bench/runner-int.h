@@ -46,6 +46,8 @@ struct runner {
 	json_t				*failed;
 
 	const char			*proc_root;	/* vacate */
+	const char			*refs_proc;	/* /proc/iomem's root */
+	struct references		 refs;		/* DAMON, or off */
 	json_t				*vacate;	/* this rep's probes */
 	char				 vacate_dir[4096];
 };

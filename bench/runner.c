@@ -80,6 +80,8 @@ runner_open(struct runner *r, json_t *system)
 	sc.interval_s = (double)(r->set->interval > 0 ? r->set->interval :
 	    suite->interval_ns) / 1e9;
 	sc.replay = r->set->replay;
+	sc.refs = &r->refs;
+	sc.proc_root = r->refs_proc;
 	phases = json_array();
 	for (i = 0; i < suite->nphases; i++)
 		json_array_append_new(phases,
@@ -394,6 +396,13 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	atexit(runner_cgroup_atexit);
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
 	runner_open_source(&r, cli);
+	if (set->refs.mode != REFERENCES_OFF && set->replay != NULL)
+		die(RB_EXIT_INPUT, "run: --references reads this machine's "
+		    "DAMON: not with --replay");
+	if ((rc = references_open(&r.refs, &set->refs, cli->sys, cli->proc,
+	    &cause)) != 0)
+		die(-rc, "run: %s", cause);
+	r.refs_proc = cli->proc;
 	system = meta_system(cli->proc);
 	/* Placement reads live pids: never against a recorded map. */
 	if (set->replay == NULL &&
@@ -422,6 +431,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	}
 	json_decref(system);
 	json_decref(r.vacate);
+	references_close(&r.refs);
 	source_close(&r.src);
 	if (r.have_topo)
 		topology_free(&r.topo);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "references.h"
 #include "source-cli.h"
 #include "suite.h"
 
@@ -24,6 +25,7 @@ struct runner_settings {
 	char		*user;		/* workloads run as this user */
 	int		 store;		/* load the results into db */
 	char		*db;		/* the results database's URL */
+	struct references_settings refs; /* --references, shared table */
 };
 
 int	 runner_main(const struct suite *suite,

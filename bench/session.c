@@ -106,8 +106,15 @@ session_open(struct session *s, const struct session_config *cfg,
 	}
 	/* Tables the source never fills are left out, with the reason. */
 	omitted = json_object();
+	/* references.csv only when DAMON is ours to read. */
+	if (cfg->refs == NULL || !cfg->refs->active)
+		omit |= 1U << CSV_REFERENCES;
+	if (cfg->refs != NULL && cfg->refs->unavailable != NULL)
+		json_object_set_new(omitted,
+		    csv_schema_table(CSV_REFERENCES)->file,
+		    json_string(cfg->refs->unavailable));
 	if (why != NULL) {
-		omit = (1U << CSV_PAGETYPE) | (1U << CSV_PAGEBLOCKS);
+		omit |= (1U << CSV_PAGETYPE) | (1U << CSV_PAGEBLOCKS);
 		json_object_set_new(omitted,
 		    csv_schema_table(CSV_PAGETYPE)->file, json_string(why));
 		json_object_set_new(omitted,
@@ -135,6 +142,8 @@ session_open(struct session *s, const struct session_config *cfg,
 	if (cfg->replay != NULL)
 		json_object_set_new(s->meta, "replay_of",
 		    json_string(cfg->replay));
+	if (cfg->refs != NULL)
+		references_describe(cfg->refs, s->meta);
 	return (0);
 }
 
@@ -164,6 +173,38 @@ session_estimate(struct session *s, const struct sampler_config *scfg,
 }
 
 /*
+ * Turn DAMON on once the first sample names the regions, and say so in
+ * meta.json (the kdamond's pid) before the references' first row.
+ */
+static int
+session_references(struct session *s, char **cause)
+{
+	struct references *r = s->cfg.refs;
+	int rc;
+
+	if (r == NULL || !r->active)
+		return (0);
+	if ((rc = references_start(r, &s->sampler, s->cfg.proc_root,
+	    cause)) != 0) {
+		references_stop(r, NULL);
+		if (r->set.mode != REFERENCES_AUTO)
+			return (rc);
+		/* auto: the run goes on, references.csv stays empty. */
+		log_warnx("--references auto: %s", *cause);
+		sampler_event(&s->sampler, "warning", *cause);
+		r->active = 0;
+		free(r->unavailable);
+		r->unavailable = *cause;
+		*cause = NULL;
+	}
+	if (s->meta != NULL) {
+		references_describe(r, s->meta);
+		return (meta_writeat(s->meta, s->dirfd, s->cfg.dir, cause));
+	}
+	return (0);
+}
+
+/*
  * Write meta.json ("running") and start the sampler.  When the sampler
  * cannot start, meta.json says "failed" and the files are closed.
  */
@@ -178,7 +219,10 @@ session_start(struct session *s, const struct sampler_config *scfg,
 		return (rc);
 	session_estimate(s, scfg, first_phase);
 	if ((rc = sampler_start(&s->sampler, scfg, s->cfg.src, s->sinkp,
-	    topology, units_now_ns(), first_phase, cause)) != 0) {
+	    topology, units_now_ns(), first_phase, cause)) == 0 &&
+	    (rc = session_references(s, cause)) != 0)
+		sampler_stop(&s->sampler, NULL);
+	if (rc != 0) {
 		if (s->meta != NULL) {
 			meta_set_status(s->meta, "failed");
 			meta_writeat(s->meta, s->dirfd, s->cfg.dir, NULL);
@@ -230,6 +274,8 @@ session_close(struct session *s, int code)
 		    json_integer(s->sampler.pageblock_order));
 	/* Again at the end: sources report what they found (accuracy). */
 	meta_set_source(s->meta, s->cfg.src);
+	if (s->cfg.refs != NULL)
+		references_describe(s->cfg.refs, s->meta);
 	meta_set_status(s->meta, s->status);
 	if (meta_writeat(s->meta, s->dirfd, s->cfg.dir, &cause) != 0) {
 		session_error(s, cause);
@@ -251,6 +297,13 @@ session_finish(struct session *s, int interrupted)
 	char *cause = NULL;
 	int rc, code = RB_EXIT_OK;
 
+	/* Before the sampler: the reader writes through its sink. */
+	if (s->cfg.refs != NULL && (rc = references_stop(s->cfg.refs,
+	    &cause)) != 0) {
+		session_error(s, cause);
+		cause = NULL;
+		code = -rc;
+	}
 	if ((rc = sampler_stop(&s->sampler, &cause)) != 0) {
 		session_error(s, cause);
 		s->status = "failed";
@@ -258,7 +311,9 @@ session_finish(struct session *s, int interrupted)
 	} else if (interrupted) {
 		s->status = "interrupted";
 		code = RB_EXIT_INTR;
-	} else
+	} else if (code != RB_EXIT_OK)
+		s->status = "failed";
+	else
 		s->status = "complete";
 	s->stop_t_s = sampler_elapsed(&s->sampler);
 	if (s->cfg.replay_samples > 0)

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <signal.h>
 
+#include "references.h"
 #include "sampler.h"
 #include "sink-csv.h"
 #include "source.h"
@@ -35,6 +36,9 @@ struct session_config {
 	 */
 	uint64_t	 replay_samples;
 	double		 replay_end_t_s;
+	/* DAMON references (references_open done), or NULL: none. */
+	struct references *refs;
+	const char	*proc_root;	/* for /proc/iomem */
 };
 
 struct session {

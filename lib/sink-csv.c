@@ -504,6 +504,29 @@ sink_csv_workload(struct sink_csv *sink, const char *phase,
 }
 
 /*
+ * Add a references.csv row: what DAMON saw of a region in one aggregation
+ * interval; idle_age_s < 0 leaves the age empty (no part was idle).
+ */
+int
+sink_csv_references(struct sink_csv *sink, double t_s, const char *phase,
+    int node, int region, uint64_t monitored, uint64_t referenced,
+    double idle_age_s)
+{
+	struct sink_file *f = &sink->files[CSV_REFERENCES];
+
+	if (sink->omit & (1U << CSV_REFERENCES))
+		return (0);
+	sink_printf(f, "%.3f,", t_s);
+	sink_text(f, phase);
+	sink_printf(f, ",%d,%d,%" PRIu64 ",%" PRIu64 ",", node, region,
+	    monitored, referenced);
+	if (idle_age_s >= 0)
+		sink_printf(f, "%.3f", idle_age_s);
+	sink_printf(f, "\n");
+	return (0);
+}
+
+/*
  * Write every buffered row.  The first error is kept and returned again by
  * later calls, so a full disk stops the run with the file it hit.
  */

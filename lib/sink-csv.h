@@ -52,6 +52,9 @@ int	 sink_csv_placement(struct sink_csv *sink, double t_s,
 int	 sink_csv_workload(struct sink_csv *sink, const char *phase,
 	     const char *workload, const char *thread, const char *metric,
 	     double value, const char *unit);
+int	 sink_csv_references(struct sink_csv *sink, double t_s,
+	     const char *phase, int node, int region, uint64_t monitored,
+	     uint64_t referenced, double idle_age_s);
 int	 sink_csv_flush(struct sink_csv *sink, char **cause);
 int	 sink_csv_close(struct sink_csv *sink, char **cause);
 int	 sink_make_dir(const char *dir, char **cause);

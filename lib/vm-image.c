@@ -249,6 +249,34 @@ vm_module_name(const char *file)
 	return (name);
 }
 
+static char	*vm_inflate(const uint8_t *, size_t, size_t *);
+
+/*
+ * A module file's contents, decompressed: distribution kernels since
+ * about 6.2 ship NAME.ko.xz (or .ko.gz), and the guest's busybox insmod
+ * loads plain ELF only, so the initramfs holds them unpacked.
+ */
+static char *
+vm_read_module(const char *path, size_t *len, char **cause)
+{
+	size_t plen = strlen(path), outlen;
+	char *data, *out;
+
+	if ((data = vm_read_file(path, len, cause)) == NULL)
+		return (NULL);
+	if (plen > 3 && strcmp(path + plen - 3, ".ko") == 0)
+		return (data);
+	out = vm_inflate((const uint8_t *)data, *len, &outlen);
+	free(data);
+	if (out == NULL) {
+		fail_with(cause, RB_EXIT_INPUT, "%s: expected an ELF module "
+		    "or one compressed with xz or gzip", path);
+		return (NULL);
+	}
+	*len = outlen;
+	return (out);
+}
+
 /* Every module file of a tree, and the modules built into the kernel. */
 struct vm_modtree {
 	char		*dir;
@@ -428,11 +456,7 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 	if (depth > 32)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: module "
 		    "dependencies loop", t->paths[i]));
-	if (strcmp(t->paths[i] + strlen(t->paths[i]) - 3, ".ko") != 0)
-		return (fail_with(cause, RB_EXIT_ENV, "%s: compressed "
-		    "module: regionbench vm needs plain .ko files (build "
-		    "with CONFIG_MODULE_COMPRESS_NONE=y)", t->paths[i]));
-	if ((data = vm_read_file(t->paths[i], &len, cause)) == NULL)
+	if ((data = vm_read_module(t->paths[i], &len, cause)) == NULL)
 		return (-RB_EXIT_INPUT);
 	magic = vm_modinfo(data, len, "vermagic");
 	if (magic == NULL || strncmp(magic, k->release,
@@ -715,7 +739,7 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 	int i;
 
 	for (i = 0; i < set->n; i++) {
-		if ((data = vm_read_file(set->paths[i], &len, cause)) ==
+		if ((data = vm_read_module(set->paths[i], &len, cause)) ==
 		    NULL) {
 			free(order.data);
 			return (-RB_EXIT_INPUT);

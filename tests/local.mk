@@ -310,6 +310,7 @@ $(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
+	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-damon.sh
 .PHONY: perf
 
 
@@ -342,9 +343,21 @@ TESTS += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh
 EXTRA_DIST += tests/vm-cli.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/vm-kernel.sh
 
+# ---- DAMON references (lib/damon.c, bench/references.c): the sysfs
+# parsing and ownership on a synthetic tree, and guests of the 6.12 kernel
+# that tests/vm-kernel.sh unpacks into tests/vm-kernel-6.12 (the test
+# skips without it) and of the 6.1 one.
+check_PROGRAMS += tests/t-damon tests/damon-writer
+tests_t_damon_CFLAGS = $(TEST_CFLAGS)
+tests_t_damon_SOURCES = tests/t-damon.c
+tests_t_damon_LDADD = $(TEST_LIBS)
+tests_damon_writer_SOURCES = tests/damon-writer.c
+TESTS += tests/t-damon tests/vm-damon.sh
+EXTRA_DIST += tests/vm-damon.sh
+
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
 # minutes under TCG).  .ci/run runs it after make check.
-EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh
+EXTRA_DIST += tests/vm-ab.sh tests/perf-vm.sh tests/perf-damon.sh
 check-vm: bench/regionbench
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/vm-ab.sh
 .PHONY: check-vm

@@ -263,7 +263,21 @@ main(void)
 	    0, "second sample written without buddy rows");
 	sink_csv_workload(&sink, "p", "pagetest", "total", "pages_per_s",
 	    12345.5, "pages/s");
+	sink_csv_references(&sink, 2.0, "phase,one", 0, 3, 134213632,
+	    4096, -1.0);
+	sink_csv_references(&sink, 2.0, "phase,one", 0, 4, 8192, 0, 3.0);
 	tap_ok(sink_csv_close(&sink, &cause) == 0, "sink closes");
+
+	tap_ok(read_csv(dir, "references.csv", &r) == 0,
+	    "references.csv parses");
+	tap_eq_u64(r.nrows, 3, "references.csv: header + 2 rows");
+	tap_eq_str(r.fields[0][6], "idle_age_s", "references.csv header");
+	tap_ok(strcmp(r.fields[1][1], "phase,one") == 0 &&
+	    strcmp(r.fields[1][4], "134213632") == 0 &&
+	    strcmp(r.fields[1][5], "4096") == 0 &&
+	    r.fields[1][6][0] == '\0' && r.row_fields[1] == 7,
+	    "references.csv: quoted phase, bytes, empty idle age");
+	tap_eq_str(r.fields[2][6], "3.000", "references.csv: idle age in s");
 
 	tap_ok(read_csv(dir, "regions.csv", &r) == 0, "regions.csv parses");
 	tap_eq_u64(r.nrows, 3, "regions.csv: header + 2 keys once each");
