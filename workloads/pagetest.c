@@ -4,6 +4,10 @@
  * page from the allocator; this is what the cover letter's table was
  * measured with.  --cycles frees and repeats, --hold keeps the memory for
  * a while (so a sampler sees it), --mlock locks it as it is faulted.
+ * By default the fresh mapping is first filled with the shared zero page
+ * (--prefault zero): the write then takes a copy-on-write fault on a
+ * present entry, which allocates the same fresh page at the same place in
+ * the same order but costs a fraction of a fault on an empty entry here.
  */
 #include "config.h"
 
@@ -21,14 +25,19 @@
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#endif
 
 /* Pages populated per madvise call, so progress still moves. */
 #define PAGETEST_POPULATE_STEP 512
 
 enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
+enum pagetest_prefault { PAGETEST_PREFAULT_ZERO, PAGETEST_PREFAULT_NONE };
 
 struct pagetest_settings {
 	int		 touch;
+	int		 prefault;
 	uint64_t	 chunk;
 	uint64_t	 hold_ns;
 	long		 cycles;
@@ -45,12 +54,19 @@ struct pagetest_plan {
 enum { PAGETEST_PAGES, PAGETEST_RESIDENT, PAGETEST_CYCLES };
 
 static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
+static const char *const pagetest_prefault_choices[] = { "zero", "none",
+	NULL };
 
 #define PO(f) offsetof(struct pagetest_settings, f)
 static const struct opt_def pagetest_options[] = {
 	{ .name = "touch", .type = OPT_ENUM, .offset = PO(touch),
 	  .arg = "ORDER", .def = "seq", .choices = pagetest_touch_choices,
 	  .help = "order in which pages are touched" },
+	{ .name = "prefault", .type = OPT_ENUM, .offset = PO(prefault),
+	  .arg = "HOW", .def = "zero", .choices = pagetest_prefault_choices,
+	  .help = "before touching, map the shared zero page over each "
+	  "mapping (zero), or touch empty entries (none: the seed's "
+	  "sequence)" },
 	{ .name = "chunk", .type = OPT_SIZE, .offset = PO(chunk), .arg = "SIZE",
 	  .def = "0",
 	  .help = "size of each mapping (0: one mapping per thread)" },
@@ -125,18 +141,73 @@ pagetest_stride(uint64_t n)
 	}
 }
 
-/* Touch every page once; 1 when stopped part way. */
+/*
+ * Map the shared zero page over n pages at addr (MADV_POPULATE_READ): the
+ * kernel fills the page tables in one call and allocates no page, so the
+ * touch that follows takes a cheap copy-on-write fault per page instead of
+ * a fault on an empty entry (stress-ng's vm stressor does the same).
+ * Before Linux 5.14 the call fails and the touch is plain.
+ */
+static void
+pagetest_zero(char *addr, uint64_t n, size_t ps)
+{
+	madvise(addr, n * ps, MADV_POPULATE_READ);
+}
+
+/*
+ * The zero page over every mapping, 2 MiB at a time, before a touch in
+ * random order (which has no step to stay ahead of); 1 when stopped.
+ */
 static int
-pagetest_touch(struct workload_thread *t, char **maps, int random_order)
+pagetest_prefault(struct workload_thread *t, char **maps)
 {
 	const struct pagetest_plan *p = t->ctx->priv;
 	size_t ps = t->ctx->page_size;
-	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages;
+	uint64_t c, off, n, len, nmaps;
 
-	if (random_order)
+	nmaps = (p->pages + p->chunk_pages - 1) / p->chunk_pages;
+	for (c = 0; c < nmaps; c++) {
+		len = p->pages - c * p->chunk_pages < p->chunk_pages ?
+		    p->pages - c * p->chunk_pages : p->chunk_pages;
+		for (off = 0; off < len; off += n) {
+			n = len - off < PAGETEST_POPULATE_STEP ? len - off :
+			    PAGETEST_POPULATE_STEP;
+			pagetest_zero(maps[c] + off * ps, n, ps);
+			if (workload_stopping(t))
+				return (1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * Touch every page once, in order mapping the zero page one step ahead
+ * when prefault is set; 1 when stopped part way.
+ */
+static int
+pagetest_touch(struct workload_thread *t, char **maps, int random_order,
+    int prefault)
+{
+	const struct pagetest_plan *p = t->ctx->priv;
+	size_t ps = t->ctx->page_size;
+	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages, off;
+	uint64_t left;
+
+	if (random_order) {
 		stride = pagetest_stride(n);
+		if (prefault && pagetest_prefault(t, maps))
+			return (1);
+		prefault = 0;
+	}
 	for (i = 0, idx = 0; i < n; i++) {
-		maps[idx / cp][(idx % cp) * ps] = 1;
+		off = idx % cp;
+		if (prefault && off % PAGETEST_POPULATE_STEP == 0) {
+			left = (n - idx + off < cp ? n - idx + off : cp) - off;
+			pagetest_zero(maps[idx / cp] + off * ps,
+			    left < PAGETEST_POPULATE_STEP ? left :
+			    PAGETEST_POPULATE_STEP, ps);
+		}
+		maps[idx / cp][off * ps] = 1;
 		if (random_order) {
 			idx += stride;
 			if (idx >= n)
@@ -274,7 +345,8 @@ pagetest_run(struct workload_thread *t)
 			}
 		} else
 			stopped = pagetest_touch(t, maps,
-			    s->touch == PAGETEST_RANDOM);
+			    s->touch == PAGETEST_RANDOM,
+			    s->prefault == PAGETEST_PREFAULT_ZERO);
 		if (!stopped && !fixed && workload_stopping(t))
 			stopped = 1;
 		last = stopped || (fixed && cycle + 1 == s->cycles);
