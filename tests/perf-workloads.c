@@ -102,14 +102,14 @@ pgfault_now(void)
 
 /*
  * The bare loop of pagetest's method and nothing else: per cycle mmap, no
- * THP, the shared zero page mapped over it 2 MiB at a time
- * (MADV_POPULATE_READ), one write per page, munmap; pages/s over the
- * cycles, the last munmap left out as pagetest leaves it out.
+ * THP, then for each 2 MiB step MADV_POPULATE_READ and one write per page,
+ * munmap; pages/s over the cycles, the last munmap left out as pagetest
+ * leaves it out.
  */
 static double
 bare_touch(uint64_t bytes, int cycles)
 {
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), step = 2 << 20, i, o;
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), step = 2 << 20, i, o, len;
 	uint64_t t0, t1 = 0;
 	char *p;
 	int c;
@@ -121,11 +121,12 @@ bare_touch(uint64_t bytes, int cycles)
 		if (p == MAP_FAILED)
 			die_errno(3, "mmap");
 		madvise(p, bytes, MADV_NOHUGEPAGE);
-		for (o = 0; o < bytes; o += step)
-			madvise(p + o, bytes - o < step ? bytes - o : step,
-			    MADV_POPULATE_READ);
-		for (i = 0; i < bytes; i += ps)
-			p[i] = 1;
+		for (o = 0; o < bytes; o += step) {
+			len = bytes - o < step ? bytes - o : step;
+			madvise(p + o, len, MADV_POPULATE_READ);
+			for (i = 0; i < len; i += ps)
+				p[o + i] = 1;
+		}
 		t1 = units_now_ns();
 		munmap(p, bytes);
 	}
@@ -374,15 +375,19 @@ main(int argc, char **argv)
 	}
 	/*
 	 * Page faults per second as the kernel counts them (pgfault deltas
-	 * around each whole invocation), the same 1 GiB mapped, touched and
-	 * unmapped in cycles: stress-ng's vm stressor maps the zero page with
-	 * MADV_POPULATE_READ and then writes every word, pagetest (default
-	 * --prefault zero) maps the zero page and writes one byte per page.
+	 * around each whole invocation), two whole cycles of the same 1 GiB
+	 * each: stress-ng's vm stressor populates a mapping with
+	 * MADV_POPULATE_READ and then writes every word; pagetest (default
+	 * --prefault read) populates 2 MiB at a time just ahead of one write
+	 * per page.  stress-ng stops after 2048 bogo ops (2 GiB written), not
+	 * after a time: cut short, it would count the faults of a whole
+	 * populated mapping but only the part it had written.
 	 */
 	for (i = 0; i < 5; i++) {
 		/* write64: one bogo op is 1 MiB written, 256 pages. */
 		sv[i] = stressng("--vm 1 --vm-bytes 1G --vm-method write64 "
-		    "--vm-madvise nohugepage -t 3", &sfps[i]) * 256;
+		    "--vm-madvise nohugepage --vm-ops 2048 -t 120", &sfps[i]) *
+		    256;
 		pfps[i] = workload_faults_per_s("pagetest", (const char *[]){
 		    "size", "1G", "threads", "1", "thp", "never", "cycles", "2",
 		    NULL });

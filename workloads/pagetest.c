@@ -4,10 +4,11 @@
  * page from the allocator; this is what the cover letter's table was
  * measured with.  --cycles frees and repeats, --hold keeps the memory for
  * a while (so a sampler sees it), --mlock locks it as it is faulted.
- * By default the fresh mapping is first filled with the shared zero page
- * (--prefault zero): the write then takes a copy-on-write fault on a
- * present entry, which allocates the same fresh page at the same place in
- * the same order but costs a fraction of a fault on an empty entry here.
+ * By default (--prefault read) the kernel faults each 2 MiB step in with
+ * MADV_POPULATE_READ just before the writes reach it, as stress-ng's vm
+ * stressor does: one call per step instead of one exception per page.
+ * The same pages are allocated in the same order, so placement is the
+ * seed's; --prefault none is the seed's exact sequence.
  */
 #include "config.h"
 
@@ -33,7 +34,7 @@
 #define PAGETEST_POPULATE_STEP 512
 
 enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
-enum pagetest_prefault { PAGETEST_PREFAULT_ZERO, PAGETEST_PREFAULT_NONE };
+enum pagetest_prefault { PAGETEST_PREFAULT_READ, PAGETEST_PREFAULT_NONE };
 
 struct pagetest_settings {
 	int		 touch;
@@ -54,7 +55,7 @@ struct pagetest_plan {
 enum { PAGETEST_PAGES, PAGETEST_RESIDENT, PAGETEST_CYCLES };
 
 static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
-static const char *const pagetest_prefault_choices[] = { "zero", "none",
+static const char *const pagetest_prefault_choices[] = { "read", "none",
 	NULL };
 
 #define PO(f) offsetof(struct pagetest_settings, f)
@@ -63,10 +64,10 @@ static const struct opt_def pagetest_options[] = {
 	  .arg = "ORDER", .def = "seq", .choices = pagetest_touch_choices,
 	  .help = "order in which pages are touched" },
 	{ .name = "prefault", .type = OPT_ENUM, .offset = PO(prefault),
-	  .arg = "HOW", .def = "zero", .choices = pagetest_prefault_choices,
-	  .help = "before touching, map the shared zero page over each "
-	  "mapping (zero), or touch empty entries (none: the seed's "
-	  "sequence)" },
+	  .arg = "HOW", .def = "read", .choices = pagetest_prefault_choices,
+	  .help = "fault each 2 MiB in with madvise(MADV_POPULATE_READ) "
+	  "just ahead of the writes (read), or let every write fault "
+	  "(none: the seed's sequence); --touch seq only" },
 	{ .name = "chunk", .type = OPT_SIZE, .offset = PO(chunk), .arg = "SIZE",
 	  .def = "0",
 	  .help = "size of each mapping (0: one mapping per thread)" },
@@ -142,47 +143,23 @@ pagetest_stride(uint64_t n)
 }
 
 /*
- * Map the shared zero page over n pages at addr (MADV_POPULATE_READ): the
- * kernel fills the page tables in one call and allocates no page, so the
- * touch that follows takes a cheap copy-on-write fault per page instead of
- * a fault on an empty entry (stress-ng's vm stressor does the same).
- * Before Linux 5.14 the call fails and the touch is plain.
+ * Fault n pages at addr in from the kernel side (MADV_POPULATE_READ): one
+ * call instead of an exception per page.  Where read faults map the shared
+ * zero page (most kernels) each write then takes a copy-on-write fault that
+ * allocates the page; where the kernel allocates on read faults (the build
+ * VM's) the call allocates it and the write only dirties it.  Either way
+ * one fresh page per page, in order.  Before Linux 5.14 the call fails and
+ * the writes fault as with --prefault none.
  */
 static void
-pagetest_zero(char *addr, uint64_t n, size_t ps)
+pagetest_populate_read(char *addr, uint64_t n, size_t ps)
 {
 	madvise(addr, n * ps, MADV_POPULATE_READ);
 }
 
 /*
- * The zero page over every mapping, 2 MiB at a time, before a touch in
- * random order (which has no step to stay ahead of); 1 when stopped.
- */
-static int
-pagetest_prefault(struct workload_thread *t, char **maps)
-{
-	const struct pagetest_plan *p = t->ctx->priv;
-	size_t ps = t->ctx->page_size;
-	uint64_t c, off, n, len, nmaps;
-
-	nmaps = (p->pages + p->chunk_pages - 1) / p->chunk_pages;
-	for (c = 0; c < nmaps; c++) {
-		len = p->pages - c * p->chunk_pages < p->chunk_pages ?
-		    p->pages - c * p->chunk_pages : p->chunk_pages;
-		for (off = 0; off < len; off += n) {
-			n = len - off < PAGETEST_POPULATE_STEP ? len - off :
-			    PAGETEST_POPULATE_STEP;
-			pagetest_zero(maps[c] + off * ps, n, ps);
-			if (workload_stopping(t))
-				return (1);
-		}
-	}
-	return (0);
-}
-
-/*
- * Touch every page once, in order mapping the zero page one step ahead
- * when prefault is set; 1 when stopped part way.
+ * Touch every page once; in order, with prefault, each step is populated
+ * just before the writes reach it.  1 when stopped part way.
  */
 static int
 pagetest_touch(struct workload_thread *t, char **maps, int random_order,
@@ -193,17 +170,16 @@ pagetest_touch(struct workload_thread *t, char **maps, int random_order,
 	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages, off;
 	uint64_t left;
 
+	/* A random order must allocate in that order: no prefault. */
 	if (random_order) {
 		stride = pagetest_stride(n);
-		if (prefault && pagetest_prefault(t, maps))
-			return (1);
 		prefault = 0;
 	}
 	for (i = 0, idx = 0; i < n; i++) {
 		off = idx % cp;
 		if (prefault && off % PAGETEST_POPULATE_STEP == 0) {
 			left = (n - idx + off < cp ? n - idx + off : cp) - off;
-			pagetest_zero(maps[idx / cp] + off * ps,
+			pagetest_populate_read(maps[idx / cp] + off * ps,
 			    left < PAGETEST_POPULATE_STEP ? left :
 			    PAGETEST_POPULATE_STEP, ps);
 		}
@@ -346,7 +322,7 @@ pagetest_run(struct workload_thread *t)
 		} else
 			stopped = pagetest_touch(t, maps,
 			    s->touch == PAGETEST_RANDOM,
-			    s->prefault == PAGETEST_PREFAULT_ZERO);
+			    s->prefault == PAGETEST_PREFAULT_READ);
 		if (!stopped && !fixed && workload_stopping(t))
 			stopped = 1;
 		last = stopped || (fixed && cycle + 1 == s->cycles);
