@@ -3,8 +3,8 @@
  * process per online CPU spinning on a counter: nothing but CPU, so every
  * CPU second the sampler takes shows up as iterations lost) runs for a
  * fixed time without and with `regionbench sample --interval 1s` running
- * alongside, interleaved (without, with, without, ...), five rounds per
- * source.  Our own loop rather than stress-ng --cpu: it is always there
+ * alongside, interleaved (without, with, with, without, ...), five rounds
+ * per source.  Our own loop rather than stress-ng --cpu: it is always there
  * and counts exactly what it did.  Prints key=value lines:
  *
  *   observer_cost_SOURCE_1hz        median over rounds of 1 - with/without
@@ -119,7 +119,7 @@ burn(int ncpu, uint64_t window_ns, pid_t obs, double *obs_cpu)
 	struct burn_shared *sh;
 	uint64_t t0, t1, total = 0, n;
 	double c0 = 0;
-	pid_t pid;
+	pid_t pid, pids[256];
 	int i;
 
 	sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED |
@@ -129,6 +129,7 @@ burn(int ncpu, uint64_t window_ns, pid_t obs, double *obs_cpu)
 	for (i = 0; i < ncpu; i++) {
 		if ((pid = fork()) == -1)
 			die_errno(3, "fork");
+		pids[i] = pid;
 		if (pid == 0) {
 			__atomic_add_fetch(&sh->ready, 1, __ATOMIC_RELAXED);
 			while (!sh->go)
@@ -150,8 +151,10 @@ burn(int ncpu, uint64_t window_ns, pid_t obs, double *obs_cpu)
 	t1 = units_now_ns();
 	if (obs != 0)
 		*obs_cpu = proc_cpu_s(obs) - c0;
-	while (wait(NULL) > 0)
-		;
+	/* Only the spinners: the sampler is a child too. */
+	for (i = 0; i < ncpu; i++)
+		while (waitpid(pids[i], NULL, 0) == -1 && errno == EINTR)
+			;
 	for (i = 0; i < ncpu; i++)
 		total += sh->slot[i].n;
 	munmap(sh, len);
@@ -231,8 +234,14 @@ measure(const char *prog, const char *key, char *const *srcopts, int ncpu,
 	pid_t pid;
 	int i;
 
+	/*
+	 * Alternate the order (without first, then with first): the host
+	 * gives this guest's vCPUs more or less time from one moment to the
+	 * next, and a fixed order would turn that into a bias.
+	 */
 	for (i = 0; i < ROUNDS; i++) {
-		without = burn(ncpu, window_ns, 0, NULL);
+		if (i % 2 == 0)
+			without = burn(ncpu, window_ns, 0, NULL);
 		snprintf(dir, sizeof dir, "%s/rbperf-obs-%ld-%d",
 		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", (long)getpid(),
 		    i);
@@ -244,6 +253,8 @@ measure(const char *prog, const char *key, char *const *srcopts, int ncpu,
 		}
 		with = burn(ncpu, window_ns, pid, &cpu);
 		observer_stop(pid, dir);
+		if (i % 2 == 1)
+			without = burn(ncpu, window_ns, 0, NULL);
 		cost[i] = 1 - with / without;
 		share[i] = cpu / ((double)window_ns / 1e9 * ncpu);
 	}
@@ -266,6 +277,8 @@ main(int argc, char **argv)
 	int want[3] = { all, all, all };
 
 	log_set_program("perf-observer");
+	if (ncpu > 256)
+		ncpu = 256;
 	if (prog == NULL || *prog == '\0')
 		prog = "bench/regionbench";
 	if ((secs = getenv("PERF_OBSERVER_SECONDS")) != NULL)
