@@ -21,6 +21,10 @@ struct command_entry {
 	const char		*description;	/* paragraph for --help */
 	const struct opt_def	*options;	/* NULL when it has none */
 	const struct opt_def	*source_options; /* source_cli_options or NULL */
+	/* Region-source option defaults of this command that differ from
+	 * the sources' tables: NULL-terminated name, value pairs, applied
+	 * before the command line (which overrides them). */
+	const char *const	*source_defaults;
 	/* A table several commands share (region-cli.h), whose settings
 	 * sit at shared_offset in the command's own; NULL when none. */
 	const struct opt_def	*shared_options;

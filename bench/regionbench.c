@@ -118,6 +118,10 @@ command_parse_source(const struct command_entry *entry, void *settings,
 			die(RB_EXIT_INPUT, "%s: bad default: %s", entry->name,
 			    cause);
 	}
+	if (entry->source_defaults != NULL && source_settings != NULL &&
+	    source_cli_defaults(source_settings, entry->source_defaults,
+	    &cause) != 0)
+		die(RB_EXIT_INPUT, "%s: bad default: %s", entry->name, cause);
 	rc = opt_parse(sets, nsets, argc, argv, first_arg, &cause);
 	if (rc == OPT_HELP_REQUESTED) {
 		command_usage(stdout, entry);

@@ -78,6 +78,36 @@ source_cli_print_help(FILE *f, int width)
 }
 
 /*
+ * A command's own defaults for source options (name, value pairs), over
+ * the sources' table defaults and before its command line is parsed.
+ */
+int
+source_cli_defaults(struct source_cli *cli, const char *const *pairs,
+    char **cause)
+{
+	const struct source_ops *ops;
+	const struct opt_def *def;
+	int i, rc, found;
+
+	for (; pairs[0] != NULL; pairs += 2) {
+		found = 0;
+		for (i = 0; (ops = source_table[i]) != NULL; i++) {
+			if (ops->options == NULL || cli->settings[i] == NULL ||
+			    (def = opt_find(ops->options, pairs[0])) == NULL)
+				continue;
+			if ((rc = opt_set_value(def, cli->settings[i],
+			    pairs[1], cause)) != 0)
+				return (rc);
+			found = 1;
+		}
+		if (!found)
+			return (fail_with(cause, RB_EXIT_INPUT, "no source has "
+			    "an option --%s", pairs[0]));
+	}
+	return (0);
+}
+
+/*
  * A suite file's source setting (e.g. region-size): it applies unless the
  * command line gave that option, which is taken to be the case when the
  * option no longer holds its default text.  Only string options can come

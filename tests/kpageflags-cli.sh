@@ -216,7 +216,7 @@ hold = 0s
 settle = 0s
 EOF
 		rb run "$WORK/bind.ini" --source kpageflags $P \
-		    --out "$WORK/t-bind" --quiet
+		    --scan-fraction 1 --out "$WORK/t-bind" --quiet
 		expect_rc 0 "run with a bound workload"
 		cores=$(sed -n 's/.*"scan_threads_why": "auto: 2 NUMA nodes with memory, \([0-9]*\) of \([0-9]*\) cores.*/\1 \2/p' \
 		    "$WORK/t-bind/meta.json")
@@ -300,6 +300,21 @@ EOF
 	expect_rc 2 "--scan-fraction 0 is refused"
 	rb sample --source kpageflags $PB --count 1 --scan-fraction 1.5
 	expect_rc 2 "--scan-fraction 1.5 is refused"
+	# run reads sampled scans unless told otherwise; sample stays exact.
+	printf '[suite]\nname = small\ndescription = one small pagetest\ninterval = 100ms\n\n[phase pagetest]\nworkload = pagetest\nsize = 4M\nthreads = 1\nhold = 0s\nsettle = 0s\n' >"$WORK/small.ini"
+	rb run "$WORK/small.ini" --source kpageflags $PB --out "$WORK/r-def" \
+	    --no-charts --quiet
+	expect_rc 0 "run with the kpageflags source's run defaults"
+	grep -q '"scan_fraction": 0.05' "$WORK/r-def/meta.json" &&
+	    grep -q '"full_scan_every": 10,' "$WORK/r-def/meta.json"
+	ok $? "run defaults to sampled scans, a full one every 10, in meta.json"
+	rb run "$WORK/small.ini" --source kpageflags $PB --out "$WORK/r-full" \
+	    --no-charts --quiet --scan-fraction 1
+	expect_rc 0 "run --scan-fraction 1"
+	grep -q '"scan_fraction": 1.0,' "$WORK/r-full/meta.json"
+	ok $? "the command line overrides run's default"
+	grep -q '"scan_fraction": 1.0,' "$WORK/s/meta.json"
+	ok $? "sample's default stays a full scan"
 fi
 
 done_testing

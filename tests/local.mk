@@ -158,6 +158,14 @@ tests_perf_workloads_SOURCES = tests/perf-workloads.c
 tests_perf_workloads_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-workloads
 
+# make perf: what a sampler at 1 Hz costs a CPU-bound load, per source.
+EXTRA_PROGRAMS += tests/perf-observer
+PERF_BENCHMARKS += tests/perf-observer
+tests_perf_observer_CFLAGS = $(TEST_CFLAGS)
+tests_perf_observer_SOURCES = tests/perf-observer.c
+tests_perf_observer_LDADD = $(TEST_LIBS)
+CLEANFILES += tests/perf-observer
+
 
 # ---- analyze
 ANALYZE_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze

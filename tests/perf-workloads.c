@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -19,7 +20,15 @@
 
 #include "log.h"
 #include "units.h"
+#include "vmstat.h"
 #include "workload.h"
+
+#ifdef SYS_clone3
+#include <linux/sched.h>
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#endif
 
 #define ROUNDS		7
 #define GIB		(1ULL << 30)
@@ -72,25 +81,56 @@ workload_metric(const char *name, const char *const *kv, const char *metric)
 	return (v);
 }
 
-/* The bare first-touch loop: mmap, no THP, one byte per page. */
-static double
-bare_touch(uint64_t bytes)
+/*
+ * The kernel's page fault counter (/proc/vmstat pgfault): machine-wide, so
+ * faults of other processes count too, alike for every side measured.
+ */
+static uint64_t
+pgfault_now(void)
 {
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE), i;
-	uint64_t t0, t1;
+	static const char *const keys[] = { "pgfault" };
+	struct procfile pf;
+	uint64_t v = 0;
+	char *cause = NULL;
+
+	procfile_init(&pf);
+	if (vmstat_read(&pf, "/proc", keys, 1, &v, &cause) != 0)
+		die(3, "%s", cause);
+	procfile_free(&pf);
+	return (v);
+}
+
+/*
+ * The bare loop of pagetest's method and nothing else: per cycle mmap, no
+ * THP, then for each 2 MiB step MADV_POPULATE_READ and one write per page,
+ * munmap; pages/s over the cycles, the last munmap left out as pagetest
+ * leaves it out.
+ */
+static double
+bare_touch(uint64_t bytes, int cycles)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), step = 2 << 20, i, o, len;
+	uint64_t t0, t1 = 0;
 	char *p;
+	int c;
 
 	t0 = units_now_ns();
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		die_errno(3, "mmap");
-	madvise(p, bytes, MADV_NOHUGEPAGE);
-	for (i = 0; i < bytes; i += ps)
-		p[i] = 1;
-	t1 = units_now_ns();
-	munmap(p, bytes);
-	return ((double)(bytes / ps) * 1e9 / (double)(t1 - t0));
+	for (c = 0; c < cycles; c++) {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			die_errno(3, "mmap");
+		madvise(p, bytes, MADV_NOHUGEPAGE);
+		for (o = 0; o < bytes; o += step) {
+			len = bytes - o < step ? bytes - o : step;
+			madvise(p + o, len, MADV_POPULATE_READ);
+			for (i = 0; i < len; i += ps)
+				p[o + i] = 1;
+		}
+		t1 = units_now_ns();
+		munmap(p, bytes);
+	}
+	return ((double)(bytes / ps) * cycles * 1e9 / (double)(t1 - t0));
 }
 
 /* The bare fork loop with a parent of `bytes` touched: forks/s. */
@@ -113,7 +153,17 @@ bare_fork(uint64_t bytes, int n)
 	}
 	t0 = units_now_ns();
 	for (k = 0; k < n; k++) {
-		if ((pid = fork()) == 0)
+		/* fork-heavy's call: clone3 without glibc's fork handlers. */
+#ifdef SYS_clone3
+		struct clone_args args = { .exit_signal = SIGCHLD };
+
+		if ((pid = (pid_t)syscall(SYS_clone3, &args, sizeof args)) ==
+		    -1 && errno == ENOSYS)
+			pid = fork();
+#else
+		pid = fork();
+#endif
+		if (pid == 0)
 			_exit(0);
 		if (pid == -1)
 			die_errno(3, "fork");
@@ -176,21 +226,31 @@ scratch_file(const char *dir, uint64_t size)
 	return (fd);
 }
 
-/* A stress-ng metric (bogo ops/s, real time) from its YAML, or -1. */
+/*
+ * A stress-ng metric (bogo ops/s, real time) from its YAML, or -1; the
+ * kernel's page faults per second of the whole invocation in *fps.
+ */
 static double
-stressng(const char *args)
+stressng(const char *args, double *fps)
 {
 	char yaml[] = "/tmp/rbperf-XXXXXX", cmd[512], line[256];
 	double v = -1;
+	uint64_t t0, f0;
 	FILE *f;
-	int fd;
+	int fd, rc;
 
 	if ((fd = mkstemp(yaml)) == -1)
 		return (-1);
 	close(fd);
 	snprintf(cmd, sizeof cmd, "%s %s --metrics-brief --yaml %s "
 	    ">/dev/null 2>&1", STRESS_NG, args, yaml);
-	if (system(cmd) == 0 && (f = fopen(yaml, "r")) != NULL) {
+	t0 = units_now_ns();
+	f0 = pgfault_now();
+	rc = system(cmd);
+	if (fps != NULL)
+		*fps = (double)(pgfault_now() - f0) * 1e9 /
+		    (double)(units_now_ns() - t0);
+	if (rc == 0 && (f = fopen(yaml, "r")) != NULL) {
 		while (fgets(line, sizeof line, f) != NULL)
 			if (sscanf(line, " bogo-ops-per-second-real-time: %lf",
 			    &v) == 1)
@@ -199,6 +259,21 @@ stressng(const char *args)
 	}
 	unlink(yaml);
 	return (v);
+}
+
+/*
+ * Run a workload as workload_metric does; the kernel's page faults per
+ * second of the whole run (fork, setup and exit included, as stress-ng's
+ * count includes its own), measured from here the same way.
+ */
+static double
+workload_faults_per_s(const char *name, const char *const *kv)
+{
+	uint64_t t0 = units_now_ns(), f0 = pgfault_now();
+
+	workload_metric(name, kv, "pages");
+	return ((double)(pgfault_now() - f0) * 1e9 /
+	    (double)(units_now_ns() - t0));
 }
 
 /* Is section name selected by the command line (none: all)? */
@@ -224,7 +299,8 @@ main(int argc, char **argv)
 	double bare[ROUNDS], pt1[ROUNDS], pt2[ROUNDS], r1[ROUNDS];
 	double scale[ROUNDS], bf[ROUNDS], wf[ROUNDS], rf[ROUNDS];
 	double bp[ROUNDS], wp[ROUNDS], rp[ROUNDS], sv[ROUNDS], sf[ROUNDS];
-	double wsf[ROUNDS], pp[ROUNDS], rpp[ROUNDS];
+	double wsf[ROUNDS], rpp[ROUNDS], sfps[ROUNDS], pfps[ROUNDS];
+	double tfps[ROUNDS], ppfps[ROUNDS], rt[ROUNDS];
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	int i, fd, have_stressng = access(STRESS_NG, X_OK) == 0;
@@ -238,10 +314,10 @@ main(int argc, char **argv)
 	    "/var/tmp");
 
 	/* Warm the memory this process and the workloads will reuse. */
-	bare_touch(GIB);
-	bare_touch(GIB);
+	bare_touch(GIB, 1);
+	bare_touch(GIB, 1);
 	for (i = 0; i < ROUNDS && selected(argc, argv, "pagetest"); i++) {
-		bare[i] = bare_touch(GIB);
+		bare[i] = bare_touch(GIB, 1);
 		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
 		    "1G", "threads", "1", "thp", "never", NULL },
 		    "pages_per_s");
@@ -297,27 +373,46 @@ main(int argc, char **argv)
 		printf("# stress-ng not installed: no *_vs_stressng\n");
 		return (0);
 	}
+	/*
+	 * Page faults per second as the kernel counts them (pgfault deltas
+	 * around each whole invocation), two whole cycles of the same 1 GiB
+	 * each: stress-ng's vm stressor populates a mapping with
+	 * MADV_POPULATE_READ and then writes every word; pagetest (default
+	 * --prefault read) populates 2 MiB at a time just ahead of one write
+	 * per page.  stress-ng stops after 2048 bogo ops (2 GiB written), not
+	 * after a time: cut short, it would count the faults of a whole
+	 * populated mapping but only the part it had written.
+	 */
 	for (i = 0; i < 5; i++) {
 		/* write64: one bogo op is 1 MiB written, 256 pages. */
 		sv[i] = stressng("--vm 1 --vm-bytes 1G --vm-method write64 "
-		    "--vm-madvise nohugepage -t 3") * 256;
-		pt1[i] = workload_metric("pagetest", (const char *[]){ "size",
-		    "1G", "threads", "1", "thp", "never", NULL },
-		    "pages_per_s");
-		pp[i] = workload_metric("pagetest", (const char *[]){ "size",
-		    "1G", "threads", "1", "thp", "never", "populate", "yes",
-		    NULL }, "pages_per_s");
-		sf[i] = stressng("--fork 1 -t 3");
+		    "--vm-madvise nohugepage --vm-ops 2048 -t 120", &sfps[i]) *
+		    256;
+		pfps[i] = workload_faults_per_s("pagetest", (const char *[]){
+		    "size", "1G", "threads", "1", "thp", "never", "cycles", "2",
+		    NULL });
+		tfps[i] = workload_faults_per_s("pagetest", (const char *[]){
+		    "size", "1G", "threads", "1", "thp", "never", "cycles", "2",
+		    "prefault", "none", NULL });
+		ppfps[i] = workload_faults_per_s("pagetest", (const char *[]){
+		    "size", "1G", "threads", "1", "thp", "never", "cycles", "2",
+		    "populate", "yes", NULL });
+		sf[i] = stressng("--fork 1 -t 3", NULL);
 		wsf[i] = workload_metric("fork-heavy", (const char *[]){ "size",
 		    "0", "forkers", "1", "forks", "3000", NULL },
 		    "forks_per_s");
-		r1[i] = pt1[i] / sv[i];
-		rpp[i] = pp[i] / sv[i];
+		r1[i] = pfps[i] / sfps[i];
+		rt[i] = tfps[i] / sfps[i];
+		rpp[i] = ppfps[i] / sfps[i];
 		rf[i] = wsf[i] / sf[i];
 	}
 	printf("stressng_vm_write64_pages_per_s=%.0f\n", median(sv, 5));
+	printf("stressng_vm_faults_per_s=%.0f\n", median(sfps, 5));
+	printf("pagetest_faults_per_s=%.0f\n", median(pfps, 5));
 	printf("pagetest_vs_stressng=%.3f\n", median(r1, 5));
-	printf("pagetest_populate_pages_per_s=%.0f\n", median(pp, 5));
+	printf("pagetest_prefault_none_faults_per_s=%.0f\n", median(tfps, 5));
+	printf("pagetest_prefault_none_vs_stressng=%.3f\n", median(rt, 5));
+	printf("pagetest_populate_faults_per_s=%.0f\n", median(ppfps, 5));
 	printf("pagetest_populate_vs_stressng=%.3f\n", median(rpp, 5));
 	printf("stressng_fork_per_s=%.0f\n", median(sf, 5));
 	printf("fork_heavy_small_per_s=%.0f\n", median(wsf, 5));

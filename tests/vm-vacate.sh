@@ -85,7 +85,8 @@ checkpoints = 100%
 checkpoint-freeze = yes
 vacate = 0/6
 INI
-regionbench run vacate.ini --source kpageflags --out suite --no-charts \
+regionbench run vacate.ini --source kpageflags --scan-fraction 1 \
+    --out suite --no-charts \
     --quiet >suite.out 2>suite.err
 echo $? >suite.rc
 blocks >after-suite.txt

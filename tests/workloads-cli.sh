@@ -90,6 +90,10 @@ rb workload pagetest --size 4M --threads 1 --cycles 3 --touch random \
 expect_rc 0 "every pagetest option at once"
 expect_out '^total +cycles +3 ' "three cycles"
 
+rb workload pagetest --size 4M --threads 1 --prefault none --touch random
+expect_rc 0 "pagetest --prefault none (the seed's sequence)"
+expect_out '^total +resident +1024 ' "every page touched is resident"
+
 rb workload pagetest --size 4M --threads 2 --populate
 expect_rc 0 "pagetest --populate"
 expect_out '^total +resident +1024 ' "populated pages are resident"
@@ -97,5 +101,9 @@ expect_out '^total +resident +1024 ' "populated pages are resident"
 rb workload fork-heavy --size 4M --forkers 1 --forks 20 --exec
 expect_rc 0 "fork-heavy --exec"
 expect_out '^total +forks +20 ' "20 forks"
+
+rb workload fork-heavy --size 4M --forkers 2 --forks 20 --cow-pct 10
+expect_rc 0 "fork-heavy children that write"
+expect_out '^total +failed_children +0 ' "every child exited 0"
 
 done_testing

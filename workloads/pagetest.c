@@ -4,6 +4,11 @@
  * page from the allocator; this is what the cover letter's table was
  * measured with.  --cycles frees and repeats, --hold keeps the memory for
  * a while (so a sampler sees it), --mlock locks it as it is faulted.
+ * By default (--prefault read) the kernel faults each 2 MiB step in with
+ * MADV_POPULATE_READ just before the writes reach it, as stress-ng's vm
+ * stressor does: one call per step instead of one exception per page.
+ * The same pages are allocated in the same order, so placement is the
+ * seed's; --prefault none is the seed's exact sequence.
  */
 #include "config.h"
 
@@ -21,14 +26,19 @@
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#endif
 
 /* Pages populated per madvise call, so progress still moves. */
 #define PAGETEST_POPULATE_STEP 512
 
 enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
+enum pagetest_prefault { PAGETEST_PREFAULT_READ, PAGETEST_PREFAULT_NONE };
 
 struct pagetest_settings {
 	int		 touch;
+	int		 prefault;
 	uint64_t	 chunk;
 	uint64_t	 hold_ns;
 	long		 cycles;
@@ -45,12 +55,19 @@ struct pagetest_plan {
 enum { PAGETEST_PAGES, PAGETEST_RESIDENT, PAGETEST_CYCLES };
 
 static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
+static const char *const pagetest_prefault_choices[] = { "read", "none",
+	NULL };
 
 #define PO(f) offsetof(struct pagetest_settings, f)
 static const struct opt_def pagetest_options[] = {
 	{ .name = "touch", .type = OPT_ENUM, .offset = PO(touch),
 	  .arg = "ORDER", .def = "seq", .choices = pagetest_touch_choices,
 	  .help = "order in which pages are touched" },
+	{ .name = "prefault", .type = OPT_ENUM, .offset = PO(prefault),
+	  .arg = "HOW", .def = "read", .choices = pagetest_prefault_choices,
+	  .help = "fault each 2 MiB in with madvise(MADV_POPULATE_READ) "
+	  "just ahead of the writes (read), or let every write fault "
+	  "(none: the seed's sequence); --touch seq only" },
 	{ .name = "chunk", .type = OPT_SIZE, .offset = PO(chunk), .arg = "SIZE",
 	  .def = "0",
 	  .help = "size of each mapping (0: one mapping per thread)" },
@@ -125,18 +142,48 @@ pagetest_stride(uint64_t n)
 	}
 }
 
-/* Touch every page once; 1 when stopped part way. */
+/*
+ * Fault n pages at addr in from the kernel side (MADV_POPULATE_READ): one
+ * call instead of an exception per page.  Where read faults map the shared
+ * zero page (most kernels) each write then takes a copy-on-write fault that
+ * allocates the page; where the kernel allocates on read faults (the build
+ * VM's) the call allocates it and the write only dirties it.  Either way
+ * one fresh page per page, in order.  Before Linux 5.14 the call fails and
+ * the writes fault as with --prefault none.
+ */
+static void
+pagetest_populate_read(char *addr, uint64_t n, size_t ps)
+{
+	madvise(addr, n * ps, MADV_POPULATE_READ);
+}
+
+/*
+ * Touch every page once; in order, with prefault, each step is populated
+ * just before the writes reach it.  1 when stopped part way.
+ */
 static int
-pagetest_touch(struct workload_thread *t, char **maps, int random_order)
+pagetest_touch(struct workload_thread *t, char **maps, int random_order,
+    int prefault)
 {
 	const struct pagetest_plan *p = t->ctx->priv;
 	size_t ps = t->ctx->page_size;
-	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages;
+	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages, off;
+	uint64_t left;
 
-	if (random_order)
+	/* A random order must allocate in that order: no prefault. */
+	if (random_order) {
 		stride = pagetest_stride(n);
+		prefault = 0;
+	}
 	for (i = 0, idx = 0; i < n; i++) {
-		maps[idx / cp][(idx % cp) * ps] = 1;
+		off = idx % cp;
+		if (prefault && off % PAGETEST_POPULATE_STEP == 0) {
+			left = (n - idx + off < cp ? n - idx + off : cp) - off;
+			pagetest_populate_read(maps[idx / cp] + off * ps,
+			    left < PAGETEST_POPULATE_STEP ? left :
+			    PAGETEST_POPULATE_STEP, ps);
+		}
+		maps[idx / cp][off * ps] = 1;
 		if (random_order) {
 			idx += stride;
 			if (idx >= n)
@@ -274,7 +321,8 @@ pagetest_run(struct workload_thread *t)
 			}
 		} else
 			stopped = pagetest_touch(t, maps,
-			    s->touch == PAGETEST_RANDOM);
+			    s->touch == PAGETEST_RANDOM,
+			    s->prefault == PAGETEST_PREFAULT_READ);
 		if (!stopped && !fixed && workload_stopping(t))
 			stopped = 1;
 		last = stopped || (fixed && cycle + 1 == s->cycles);
