@@ -68,6 +68,11 @@ why_not() {
 		*) echo "offlines memory (tests/vm-vacate.sh, in a guest)"; return ;;
 		esac ;;
 	esac
+	case " $* " in
+	*" --references on "*)
+		echo "starts a DAMON kdamond (tests/vm-damon.sh, in a guest)"
+		return ;;
+	esac
 	case "$*" in
 	*postgresql://*|*postgres://*)
 		echo "needs a PostgreSQL server (tests/store-cli.sh starts one)"
