@@ -296,6 +296,8 @@ test_tried(void)
 	    "found 'lots'") != NULL, "not a number: exit 2 naming the file");
 	free(cause);
 	cause = NULL;
+	damon_stop(&d, NULL);
+	damon_close(&d);
 
 	tree(0, "off", -1, 1, 1);
 	open_tree(&d, NULL);
