@@ -61,7 +61,7 @@ json_t *
 compare_notes(const struct compare_set *set, const char *differences)
 {
 	json_t *notes = json_array();
-	char *unit_note;
+	char *unit_note, *scan;
 	int g;
 
 	unit_note = compare_unit_note(set);
@@ -70,6 +70,12 @@ compare_notes(const struct compare_set *set, const char *differences)
 	if (differences != NULL)
 		json_array_append_new(notes, json_sprintf("runs differ "
 		    "(--force): %s", differences));
+	if ((scan = compare_scan_differences(set)) != NULL) {
+		json_array_append_new(notes, json_sprintf("%s; sampled "
+		    "counts are estimates, so their differences carry more "
+		    "noise", scan));
+		free(scan);
+	}
 	for (g = 0; g < set->ngroups; g++) {
 		if (set->groups[g].nruns < 2)
 			json_array_append_new(notes, json_sprintf("group %s "

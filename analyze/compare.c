@@ -92,6 +92,7 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	    xstrdup(res->boot_id) : NULL;
 	run->source = xstrdup(res->source != NULL ? res->source : "unknown");
 	run->suite = xstrdup(res->suite != NULL ? res->suite : "(none)");
+	run->scan = xstrdup(res->scan != NULL ? res->scan : "exact");
 	run->shape = compare_run_shape(res);
 	run->page_size = res->page_size;
 	run->region_size_bytes = res->region_size_bytes;
@@ -121,6 +122,7 @@ compare_run_release(struct compare_run *run)
 	free(run->boot_id);
 	free(run->source);
 	free(run->suite);
+	free(run->scan);
 	free(run->shape);
 	for (i = 0; i < run->nphases; i++)
 		free(run->phases[i]);
@@ -523,6 +525,29 @@ get_shape(const struct compare_run *r, char *buf, size_t len)
 	(void)buf;
 	(void)len;
 	return (r->shape);
+}
+
+static const char *
+get_scan(const struct compare_run *r, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return (r->scan);
+}
+
+/*
+ * Whether the runs' counts are equally exact: a sampled kpageflags scan
+ * estimates every count, so its figures carry more noise than a full
+ * scan's or a kernel's own.  Comparable, but worth saying; NULL when
+ * they agree.
+ */
+char *
+compare_scan_differences(const struct compare_set *set)
+{
+	char *text = NULL;
+
+	differ_append(&text, set, "how counts were read", get_scan);
+	return (text);
 }
 
 /*

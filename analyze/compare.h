@@ -36,6 +36,7 @@ struct compare_run {
 	char		*kernel_release;
 	char		*boot_id;	/* NULL: unknown, its own boot */
 	char		*source;
+	char		*scan;		/* results.scan */
 	char		*suite;		/* "(none)" when not a suite run */
 	char		*shape;		/* phases and their workloads */
 	uint64_t	 page_size;
@@ -99,6 +100,7 @@ int	 compare_load_two(char **base, int nbase, char **cand, int ncand,
 	     char **cause);
 char	*compare_differences(const struct compare_set *set);
 char	*compare_suite_differences(const struct compare_set *set);
+char	*compare_scan_differences(const struct compare_set *set);
 int	 compare_find_group(const struct compare_set *set, const char *name);
 int	 compare_values(const struct compare_group *g,
 	     const struct compare_key *key, double *out);

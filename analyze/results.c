@@ -737,6 +737,24 @@ meta_check_names(json_t *root, const char *dir, char **cause)
 	return (0);
 }
 
+/*
+ * How the counts were read: "exact" (a kernel's own counts, or full
+ * kpageflags scans) or the sampled-scan settings, which make every count
+ * an estimate with an interval.
+ */
+static char *
+meta_scan(json_t *root)
+{
+	json_t *frac = meta_get(root, "source.scan_fraction");
+	json_t *every = meta_get(root, "source.full_scan_every");
+
+	if (!json_is_number(frac) || json_number_value(frac) >= 1)
+		return (xstrdup("exact"));
+	return (xasprintf("sampled (--scan-fraction %g, a full scan every "
+	    "%lld)", json_number_value(frac), json_is_integer(every) ?
+	    (long long)json_integer_value(every) : 0LL));
+}
+
 /* Take the parts of meta.json analysis needs (meta_read checked them). */
 static int
 meta_load(struct results *res, char **cause)
@@ -779,6 +797,7 @@ meta_load(struct results *res, char **cause)
 	res->start_time = meta_copy(root, "start_time", NULL);
 	res->end_time = meta_copy(root, "end_time", NULL);
 	res->source = meta_copy(root, "source.name", NULL);
+	res->scan = meta_scan(root);
 	v = json_object_get(root, "phases");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
 		if (json_is_string(json_array_get(v, i)))
@@ -1030,6 +1049,7 @@ results_free(struct results *res)
 	free(res->status);
 	free(res->suite);
 	free(res->source);
+	free(res->scan);
 	for (i = 0; i < res->nphases; i++)
 		free(res->phases[i]);
 	free(res->phases);

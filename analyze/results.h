@@ -80,6 +80,8 @@ struct results {
 	char		*status;
 	char		*suite;		/* suite name; NULL for sample */
 	char		*source;
+	char		*scan;		/* how counts were read: "exact" or
+					   the sampled-scan settings */
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;	/* 0 when not emulated */
 	int		 pageblock_order;

@@ -150,6 +150,11 @@ cmd_gate_exec(int argc, char **argv)
 		    differences);
 	if (differences != NULL)
 		log_warnx("runs differ (--force): %s", differences);
+	free(differences);
+	if ((differences = compare_scan_differences(set)) != NULL)
+		log_warnx("%s; sampled counts are estimates, so their "
+		    "differences carry more noise", differences);
+	free(differences);
 	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
 	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
 	    COMPARE_WELCH, &res, &n);
@@ -172,7 +177,6 @@ cmd_gate_exec(int argc, char **argv)
 	gate_results_free(res, n);
 	gate_rules_free(&rules);
 	compare_free(set);
-	free(differences);
 	free(rules_path);
 	opt_free(gate_options, &st);
 	if (counts.failed > 0)

@@ -86,7 +86,7 @@ command_usage(FILE *f, const struct command_entry *entry)
 	if (entry->shared_options != NULL)
 		opt_print_help(f, entry->shared_options, width);
 	if (entry->source_options != NULL)
-		source_cli_print_help(f, width);
+		source_cli_print_help(f, width, entry->source_defaults);
 }
 
 /*

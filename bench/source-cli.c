@@ -57,10 +57,12 @@ source_cli_sets(struct source_cli *cli, struct opt_set *sets)
 
 /* Help for the common options, the sources and each source's options. */
 void
-source_cli_print_help(FILE *f, int width)
+source_cli_print_help(FILE *f, int width, const char *const *defaults)
 {
 	const struct source_ops *ops;
-	int i;
+	struct opt_def *shown;
+	const char *const *pair;
+	int i, j, n;
 
 	fprintf(f, "\nregion source options:\n");
 	opt_print_help(f, source_cli_options, width);
@@ -73,7 +75,19 @@ source_cli_print_help(FILE *f, int width)
 		if (ops->options == NULL)
 			continue;
 		fprintf(f, "\n%s source options:\n", ops->name);
-		opt_print_help(f, ops->options, width);
+		/* Show the command's own defaults where it has them. */
+		for (n = 0; ops->options[n].name != NULL; n++)
+			;
+		shown = xcalloc(n + 1, sizeof *shown);
+		memcpy(shown, ops->options, n * sizeof *shown);
+		for (pair = defaults; pair != NULL && pair[0] != NULL;
+		    pair += 2) {
+			for (j = 0; j < n; j++)
+				if (strcmp(shown[j].name, pair[0]) == 0)
+					shown[j].def = pair[1];
+		}
+		opt_print_help(f, shown, width);
+		free(shown);
 	}
 }
 

@@ -23,7 +23,8 @@ struct source_cli {
 extern const struct opt_def source_cli_options[];
 
 int	 source_cli_sets(struct source_cli *cli, struct opt_set *sets);
-void	 source_cli_print_help(FILE *f, int width);
+void	 source_cli_print_help(FILE *f, int width,
+	    const char *const *defaults);
 int	 source_cli_defaults(struct source_cli *cli,
 	     const char *const *pairs, char **cause);
 int	 source_cli_suite_value(struct source_cli *cli, const char *name,

@@ -158,4 +158,24 @@ REGIONBENCH_DATADIR="$top_srcdir/bench/suites" rb gate \
     --baseline "$WORK/vanilla" --candidate "$WORK/patched"
 expect_rc 0 "gate: default rules found through REGIONBENCH_DATADIR"
 
+# Sampled kpageflags scans estimate every count: comparing them with exact
+# counts is allowed, and said.
+cp -R "$WORK/same" "$WORK/sampled"
+for m in "$WORK"/sampled/*/meta.json; do
+	sed 's/"source": {"name": "kpageflags"}/"source": {"name": "kpageflags", "scan_fraction": 0.05, "full_scan_every": 10}/' \
+	    "$m" >"$m.new" && mv "$m.new" "$m"
+done
+grep -q '"scan_fraction": 0.05' "$WORK/sampled/1/meta.json"
+ok $? "(the copy has sampled-scan settings)"
+rb compare "$WORK/vanilla" "$WORK/sampled"
+expect_rc 0 "compare exact with sampled counts"
+expect_out 'how counts were read differs: exact \(.*vanilla/1\); sampled \(--scan-fraction 0\.05, a full scan every 10\) \(.*sampled/1\)' \
+    "the note says which runs were sampled, and how"
+rb compare "$WORK/vanilla" "$WORK/same"
+! grep -q 'how counts were read' "$WORK/out"
+ok $? "runs read alike get no such note"
+rb gate --baseline "$WORK/vanilla" --candidate "$WORK/sampled" --rules "$RULES"
+expect_rc 0 "gate: sampled against exact is judged"
+expect_err 'how counts were read differs' "with a warning"
+
 done_testing

@@ -19,4 +19,12 @@ expect_err "unknown command 'no-such-command'" "and says which"
 rb he
 expect_rc 0 "a unique prefix runs the command"
 
+# A command's own source defaults are the ones its help shows.
+rb run --help
+expect_out 'a 95% interval \(0 < F <= 1\) \[default: 0\.05\]' \
+    "run --help shows run's --scan-fraction default"
+rb sample --help
+expect_out 'a 95% interval \(0 < F <= 1\) \[default: 1\]' \
+    "sample --help shows the table's"
+
 done_testing
