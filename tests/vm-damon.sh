@@ -5,7 +5,9 @@
 # of SIGSTOP while still resident and referenced again after SIGCONT; a
 # kdamond started by hand is refused (exit 3, its pid named) and left on;
 # SIGINT turns ours off; after SIGKILL the next start cleans our leftover
-# but still refuses one whose record names another pid.  Then one boot of
+# but still refuses one whose record names another pid; run records
+# references per phase and turns its kdamond off after a fatal error (a
+# full results filesystem).  Then one boot of
 # the 6.1 kernel (Debian's has no DAMON sysfs; tried_regions came in 6.2):
 # --references on exits 3 naming the kernel options, auto warns and writes no references.csv.  Skips without
 # QEMU or the 6.12 kernel.
@@ -128,6 +130,36 @@ cp record.txt /run/regionbench/damon-kdamond
 regionbench sample $R --references on --count 3 --out k2 >k2.out 2>k2.err
 echo $? >k2.rc
 cat $A/kdamonds/nr_kdamonds >nr-after-leftover.txt
+
+# (4) run: references per phase, and our kdamond off after a fatal error
+# (the results filesystem fills up in the middle of the run).
+cat >suite.ini <<'INI'
+[suite]
+name = refs
+[phase touch]
+workload = pagetest
+size = 256M
+threads = 1
+hold = 3s
+[phase churn]
+workload = frag-churn
+size = 64M
+threads = 1
+duration = 3s
+INI
+regionbench run suite.ini $R --references on --out r >r.out 2>r.err
+echo $? >r.rc
+cat $A/kdamonds/nr_kdamonds >nr-after-run.txt
+mkdir full
+mount -t tmpfs -o size=64k tmpfs full
+sed 's/^duration = 3s/duration = 600s/' suite.ini >long.ini
+regionbench run long.ini $R --interval 100ms --references on --out full/r \
+    >e.out 2>e.err
+echo $? >e.rc
+cat $A/kdamonds/nr_kdamonds >nr-after-error.txt
+ps -o comm 2>/dev/null | grep -c '^kdamond' >kdamonds-after-error.txt
+cp full/r/meta.json e-meta.json 2>/dev/null
+umount full
 exit 0
 GUEST
 } >"$WORK/guest.sh"
@@ -242,7 +274,30 @@ ok $? "the next start cleans our leftover and runs"
 [ "$(cat "$out/nr-after-leftover.txt" 2>/dev/null)" = 0 ]
 ok $? "nr_kdamonds is 0 again"
 
-# (4) The 6.1 kernel: DAMON without tried_regions.
+# (4) run.
+[ "$(cat "$out/r.rc" 2>/dev/null)" = 0 ]
+ok $? "run --references on: exit 0"
+[ "$(cat "$out/r.rc" 2>/dev/null)" = 0 ] || diag "$(cat "$out/r.err")"
+awk -F, 'NR > 1 { seen[$2] = 1 } END { exit !(seen["touch"] && seen["churn"]) }' \
+    "$out/r/references.csv" 2>/dev/null
+ok $? "run: references.csv has rows in both phases"
+rb verify "$out/r"
+expect_rc 0 "verify passes on the run with references"
+rb analyze "$out/r" --format csv
+expect_out '^touch,referenced_regions\.mean,' "analyze: referenced_regions per phase"
+[ "$(cat "$out/nr-after-run.txt" 2>/dev/null)" = 0 ]
+ok $? "run: nr_kdamonds 0 after it"
+[ "$(cat "$out/e.rc" 2>/dev/null)" = 3 ] &&
+    grep -q 'No space left on device' "$out/e.err"
+ok $? "run on a filesystem that fills up: exit 3 (ENOSPC)"
+[ "$(cat "$out/e.rc" 2>/dev/null)" = 3 ] || diag "$(cat "$out/e.err")"
+grep -q '"kdamond_pid": [0-9]' "$out/e-meta.json" 2>/dev/null
+ok $? "its kdamond had started (meta.json names its pid)"
+[ "$(cat "$out/nr-after-error.txt" 2>/dev/null)" = 0 ] &&
+    [ "$(cat "$out/kdamonds-after-error.txt" 2>/dev/null)" = 0 ]
+ok $? "after the fatal error: no kdamond thread, nr_kdamonds 0"
+
+# (5) The 6.1 kernel: DAMON without tried_regions.
 out61="$WORK/vm-damon-61"
 cat >"$WORK/guest61.sh" <<'GUEST'
 set -u
