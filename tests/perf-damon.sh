@@ -3,6 +3,8 @@
 #   damon_cpu_pct       the kdamond's CPU (utime + stime of /proc/PID/stat)
 #                       over 10 s at the default intervals (20 ms / 1 s),
 #                       16 regions of 128 MiB; target < 2 in TCG
+#   damon_cpu_pct_schedstat  the same from /proc/PID/schedstat (run time in
+#                       ns, not tick samples)
 #   references_read_ms  one update_schemes_tried_regions and read of the
 #                       tried regions, median over the run (meta.json's
 #                       references.read_ms_median)
@@ -37,12 +39,15 @@ while [ "$(cat $A/0/state 2>/dev/null)" != on ] && [ $n -lt 600 ]; do
 done
 pid=$(cat $A/0/pid)
 ticks() { awk '{ print $14 + $15 }' /proc/$pid/stat; }
+ns() { cut -d' ' -f1 /proc/$pid/schedstat; }
 up() { cut -d' ' -f1 /proc/uptime; }
-t0=$(ticks); u0=$(up)
+t0=$(ticks); n0=$(ns); u0=$(up)
 sleep 10
-t1=$(ticks); u1=$(up)
+t1=$(ticks); n1=$(ns); u1=$(up)
 awk -v a="$t0" -v b="$t1" -v u="$u0" -v v="$u1" \
     'BEGIN { printf "%.2f\n", (b - a) / 100 / (v - u) * 100 }' >cpu.txt
+awk -v a="$n0" -v b="$n1" -v u="$u0" -v v="$u1" \
+    'BEGIN { printf "%.2f\n", (b - a) / 1e9 / (v - u) * 100 }' >cpu-ns.txt
 kill -INT $s
 wait $s
 exit 0
@@ -51,5 +56,6 @@ GUEST
     --quiet --timeout 5m --out "$work/o" -- sh "$work/guest.sh" \
     >/dev/null 2>&1 || { echo "damon_cpu_pct=failed"; exit 1; }
 printf 'damon_cpu_pct=%s\n' "$(cat "$work/o/cpu.txt" 2>/dev/null || echo failed)"
+printf 'damon_cpu_pct_schedstat=%s\n' "$(cat "$work/o/cpu-ns.txt" 2>/dev/null || echo failed)"
 ms=$(sed -n 's/.*"read_ms_median": \([0-9.e+-]*\).*/\1/p' "$work/o/p/meta.json")
 printf 'references_read_ms=%.2f\n' "${ms:-0}"
