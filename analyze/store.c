@@ -91,8 +91,15 @@ static const char *const store_schema_v1[] = {
 	NULL
 };
 
+/* 2: how the counts were read (results.scan), for compare's notes. */
+static const char *const store_schema_v2[] = {
+	"ALTER TABLE runs ADD COLUMN scan TEXT",
+	NULL
+};
+
 static const char *const *const store_migrations[STORE_SCHEMA_VERSION] = {
-	store_schema_v1
+	store_schema_v1,
+	store_schema_v2
 };
 
 /* The tables that hold a run's rows, for replacing a run. */
@@ -371,7 +378,7 @@ store_insert_run(struct store *st, const char *id, const char *dir,
     const struct results *res, const struct summary *sum, const char *shape,
     const struct metrics_options *mo, char **cause)
 {
-	char *p[19], now[32];
+	char *p[20], now[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	int i, rc;
@@ -398,12 +405,14 @@ store_insert_run(struct store *st, const char *id, const char *dir,
 	p[16] = par_u64(mo->empty_tolerance);
 	p[17] = xstrdup(dir);
 	p[18] = xstrdup(now);
+	p[19] = dup_or_null(res->scan);
 	if ((rc = store_insert(st, "INSERT INTO runs (run_id, host, "
 	    "kernel_release, kernel_version, boot_id, suite, label, source, "
 	    "command, status, start_time, end_time, page_size, "
 	    "region_size_bytes, nregions, shape, empty_tolerance_pages, path, "
-	    "stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-	    "$12, $13, $14, $15, $16, $17, $18, $19)", 19, p, cause)) != 0)
+	    "stored_at, scan) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+	    "$11, $12, $13, $14, $15, $16, $17, $18, $19, $20)", 20, p,
+	    cause)) != 0)
 		return (rc);
 	for (i = 0; i < res->nphases; i++) {
 		p[0] = xstrdup(id);
@@ -690,10 +699,11 @@ sel_match(const char *pattern, const char *value)
 /* The columns of runs the selection reads, in this order. */
 #define RUN_COLUMNS "run_id, host, kernel_release, boot_id, suite, label, " \
 	"source, status, page_size, region_size_bytes, nregions, shape, " \
-	"empty_tolerance_pages, start_time"
+	"empty_tolerance_pages, start_time, scan"
 
 enum { C_ID, C_HOST, C_KERNEL, C_BOOT, C_SUITE, C_LABEL, C_SOURCE, C_STATUS,
-    C_PAGE, C_REGION, C_NREGIONS, C_SHAPE, C_TOLERANCE, C_START, C_N };
+    C_PAGE, C_REGION, C_NREGIONS, C_SHAPE, C_TOLERANCE, C_START, C_SCAN,
+    C_N };
 
 struct select_state {
 	const struct store_selector *sel;
@@ -739,6 +749,8 @@ select_row(void *arg, int ncols, const char *const *c)
 	    strtoull(c[C_REGION], NULL, 10) : 0;
 	run->nregions = c[C_NREGIONS] != NULL ? atoi(c[C_NREGIONS]) : 0;
 	run->shape = xstrdup(c[C_SHAPE] != NULL ? c[C_SHAPE] : "");
+	/* NULL: stored by a schema that did not record it. */
+	run->scan = xstrdup(c[C_SCAN] != NULL ? c[C_SCAN] : "not recorded");
 	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
 	s->runs[s->nruns++] = run;
 	return (0);

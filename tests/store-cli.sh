@@ -129,6 +129,31 @@ c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_version SET version =
 	rb store "$WORK/runs" --db "sqlite:$WORK/newer.db"
 	expect_rc 3 "a database of a newer schema is refused"
 	expect_err "schema version 99 is newer" "and the message says so"
+
+	# A database of schema 1 (before runs.scan): read only after store
+	# migrates it; its old rows say the scan was not recorded.
+	cp "$WORK/r.db" "$WORK/v1.db"
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute("ALTER TABLE runs DROP COLUMN scan"); c.execute("UPDATE schema_version SET version = 1"); c.commit()' \
+	    "$WORK/v1.db"
+	rb compare --db "sqlite:$WORK/v1.db" 'db:label=a' 'db:label=b'
+	expect_rc 3 "a database of schema 1 is not read before migrating"
+	expect_err "regionbench store to migrate it" "and the message says how"
+	rb store "$WORK/runs/b" --db "sqlite:$WORK/v1.db"
+	expect_rc 0 "store migrates schema 1 and stores"
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT version FROM schema_version").fetchone()[0])
+for r in c.execute("SELECT label, COALESCE(scan, \x27NULL\x27) FROM runs WHERE label IN (\x27a\x27, \x27b\x27) ORDER BY label"): print(*r)' \
+	    "$WORK/v1.db" >"$WORK/v1.txt"
+	[ "$(tr '\n' ' ' <"$WORK/v1.txt")" = "2 a NULL a NULL a NULL b exact b exact b exact " ]
+	r=$?
+	ok $r "schema 2: new rows record how counts were read, old ones NULL"
+	[ $r -eq 0 ] || diag "$(cat "$WORK/v1.txt")"
+	rb compare --db "sqlite:$WORK/v1.db" 'db:label=a' 'db:label=b'
+	expect_rc 0 "the migrated database compares"
+	expect_out "how counts were read differs: not recorded" \
+	    "runs stored before schema 2 say so"
 fi
 
 # run --store loads the run it made.
