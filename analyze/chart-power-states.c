@@ -274,6 +274,7 @@ const struct chart_def chart_power_states_def = {
 	.title = "Power states over time (DAMON)",
 	.input = CHART_RUN,
 	.absent = ps_absent,
+	.opt_in = 1,
 	.size = ps_size,
 	.draw = ps_draw,
 };

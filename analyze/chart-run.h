@@ -63,6 +63,8 @@ struct chart_def {
 	void		 (*free)(void *data);
 	/* Why it can't be drawn (no data), or NULL. */
 	const char	*(*absent)(const void *data);
+	/* Its data is recorded only on request: see CHART_QUIET_OPT_IN. */
+	int		 opt_in;
 	void		 (*size)(const void *data, double *w, double *h);
 	void		 (*draw)(cairo_t *cr, double w, double h,
 			     const void *data);

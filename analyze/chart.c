@@ -293,8 +293,9 @@ chart_all(const char *dir, const char *outdir, unsigned formats, FILE *list,
 		if ((*def)->input != CHART_RUN)
 			continue;
 		if ((why = (*def)->absent(&run)) != NULL) {
-			log_warnx("%s: no %s chart: %s", dir, (*def)->name,
-			    why);
+			if (!(*def)->opt_in || !(formats & CHART_QUIET_OPT_IN))
+				log_warnx("%s: no %s chart: %s", dir,
+				    (*def)->name, why);
 			continue;
 		}
 		rc = write_formats(*def, &run, out, formats, list, cause);

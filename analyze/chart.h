@@ -15,6 +15,12 @@
 
 #define CHART_PNG	0x1u
 #define CHART_SVG	0x2u
+/*
+ * With chart_all(): no note for a chart whose data is recorded only on
+ * request (power states need --references).  The runner passes it, as
+ * the user who ran without --references asked for no such chart.
+ */
+#define CHART_QUIET_OPT_IN	0x4u
 
 /* The power-states chart, which the report shows in a section of its own. */
 #define CHART_POWER_STATES	"power-states"

@@ -192,8 +192,8 @@ runner_report(struct runner *r)
 	if (r->set->no_charts || session_signal() != 0)
 		return;
 	snprintf(path, sizeof path, "%s/report.html", r->dir);
-	if (chart_all(r->dir, NULL, CHART_PNG | CHART_SVG, NULL,
-	    &cause) != 0) {
+	if (chart_all(r->dir, NULL, CHART_PNG | CHART_SVG |
+	    CHART_QUIET_OPT_IN, NULL, &cause) != 0) {
 		log_errorx("%s", cause);
 		log_warnx("run: charts of %s failed", r->dir);
 	} else if (session_signal() != 0) {

@@ -176,6 +176,16 @@ expect_rc 0 "seed suite on a replayed patched recording"
 expect_out '\| *Region 0 *\| *124061 *\| *124061 *\| *124061 *\|' "seed table: region 0 at every checkpoint"
 expect_out '\| *Region 3 *\| *57332 ' "seed table: region 3"
 expect_out '0% .*94% .*100%' "seed table has the three checkpoints"
+# With charts: drawn, and no note about the power-states chart, which
+# only a run with --references can have.
+rb run seed --source patched --replay "$rec" --interval 1h \
+    --out "$WORK/seed-charts"
+expect_rc 0 "seed suite with its charts"
+[ -s "$WORK/seed-charts/charts/heatmap.png" ] &&
+    [ -s "$WORK/seed-charts/report.html" ]
+ok $? "charts and report drawn"
+! grep -q power-states "$WORK/err"
+ok $? "no note about a chart the run did not ask for"
 
 # A suite that vacates: refused before anything runs on the replay (no
 # emulated regions), for a region the map lacks (2) and outside a guest
