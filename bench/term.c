@@ -139,6 +139,49 @@ term_strip(char *buf, size_t len, int room, const double *used, int n)
 }
 
 /*
+ * The text of a plain progress line: the first of these forms that fits
+ * in width, so that a narrow log loses the least telling parts first (the
+ * workload's name when the phase has its own, then the suite, then an
+ * unknown time left, then the phase's name).
+ */
+static void
+term_plain_text(char *text, size_t len, int width,
+    const struct term_progress *tp, const char *state, const char *when,
+    const char *eta)
+{
+	char phase[160];
+	const char *unknown = strstr(eta, "unknown") != NULL ? "" : eta;
+
+	if (strcmp(tp->phase_name, tp->workload) == 0)
+		snprintf(phase, sizeof phase, "%s", tp->phase_name);
+	else
+		snprintf(phase, sizeof phase, "%s (%s)", tp->phase_name,
+		    tp->workload);
+	snprintf(text, len, "%s rep %d/%d: phase %d/%d %s %s %s%s", tp->suite,
+	    tp->rep, tp->nreps, tp->phase, tp->nphases, phase, state, when,
+	    eta);
+	if ((int)strlen(text) <= width)
+		return;
+	snprintf(text, len, "%s rep %d/%d: phase %d/%d %s %s %s%s", tp->suite,
+	    tp->rep, tp->nreps, tp->phase, tp->nphases, tp->phase_name, state,
+	    when, eta);
+	if ((int)strlen(text) <= width)
+		return;
+	snprintf(text, len, "rep %d/%d: phase %d/%d %s %s %s%s", tp->rep,
+	    tp->nreps, tp->phase, tp->nphases, tp->phase_name, state, when,
+	    eta);
+	if ((int)strlen(text) <= width)
+		return;
+	snprintf(text, len, "rep %d/%d: phase %d/%d %s %s %s%s", tp->rep,
+	    tp->nreps, tp->phase, tp->nphases, tp->phase_name, state, when,
+	    unknown);
+	if ((int)strlen(text) <= width)
+		return;
+	snprintf(text, len, "rep %d/%d phase %d/%d %s %s", tp->rep,
+	    tp->nreps, tp->phase, tp->nphases, state, when);
+}
+
+/*
  * The progress line in at most width columns.  On a terminal (plain 0):
  * one line, the workload's name left out when the regions need the room,
  * the regions left out when fewer than TERM_MIN_GLYPHS fit, the text cut
@@ -169,14 +212,8 @@ term_progress_line(char *buf, size_t len, int width, int plain,
 		eta[0] = '\0';
 
 	if (plain) {
-		snprintf(text, sizeof text, "%s rep %d/%d: phase %d/%d %s (%s) "
-		    "%s %s%s", tp->suite, tp->rep, tp->nreps, tp->phase,
-		    tp->nphases, tp->phase_name, tp->workload, state, when,
+		term_plain_text(text, sizeof text, width, tp, state, when,
 		    eta);
-		if ((int)strlen(text) > width)
-			snprintf(text, sizeof text, "rep %d/%d phase %d/%d %s "
-			    "%s", tp->rep, tp->nreps, tp->phase, tp->nphases,
-			    state, when);
 		room = width - (int)strlen(text) - 9;	/* " regions " */
 		term_strip(strip, sizeof strip, room, used, n);
 		if (strip[0] != '\0' && (n <= TERM_MIN_GLYPHS ||

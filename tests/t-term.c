@@ -108,6 +108,45 @@ test_fold(void)
 	tap_eq_str(buf, " @?", "short buffer: cut, terminated");
 }
 
+/*
+ * A plain line that does not fit whole keeps the phase's name, dropping
+ * first what tells least: the workload's name, the suite, an unknown time
+ * left.  The phase named after its workload says it once.
+ */
+static void
+test_plain_names(void)
+{
+	struct term_progress tp = {
+		.suite = "quick", .rep = 1, .nreps = 1, .phase = 3,
+		.nphases = 4, .phase_name = "page-cache",
+		.workload = "page-cache-churn", .state = TERM_RUNNING,
+		.progress = 0, .elapsed = 0, .left = -1,
+	};
+	double used[50] = { 0 };
+	char line[4096];
+
+	term_progress_line(line, sizeof line, 80, 1, &tp, used, 50);
+	tap_ok(strstr(line, "phase 3/4 page-cache ") != NULL &&
+	    strchr(line, '\n') - line <= 80, "80 columns: the phase's name "
+	    "kept, the workload's dropped: %.*s", (int)strcspn(line, "\n"),
+	    line);
+	term_progress_line(line, sizeof line, 200, 1, &tp, used, 50);
+	tap_ok(strstr(line, "quick rep 1/1: phase 3/4 page-cache "
+	    "(page-cache-churn) running 0% 0s time left unknown") != NULL,
+	    "200 columns: everything");
+	tp.phase_name = tp.workload = "pagetest";
+	term_progress_line(line, sizeof line, 200, 1, &tp, used, 50);
+	tap_ok(strstr(line, "phase 3/4 pagetest running") != NULL,
+	    "a phase named after its workload names it once");
+	tp.phase_name = "a-rather-long-phase-name-for-a-log";
+	tp.workload = "page-cache-churn";
+	term_progress_line(line, sizeof line, 70, 1, &tp, used, 50);
+	tap_ok(strstr(line, "rep 1/1: phase 3/4 a-rather-long-phase-name-"
+	    "for-a-log running 0% 0s") != NULL && strstr(line, "unknown") ==
+	    NULL, "70 columns: the unknown time left goes before the phase's "
+	    "name: %.*s", (int)strcspn(line, "\n"), line);
+}
+
 /* The sample table at width x height for n region keys. */
 static void
 test_table(int width, int height, int n)
@@ -183,6 +222,7 @@ main(void)
 	test_line(80, 600, TERM_HOLDING);
 	test_line(80, 50, TERM_SETTLING);
 	test_line(10, 50, TERM_RUNNING);
+	test_plain_names();
 	test_table(79, 23, 50);
 	test_table(79, 23, 600);
 	test_table(40, 10, 50);
