@@ -2,8 +2,8 @@
 # mounts): the runner, alone in a 128 MiB memory cgroup and without
 # CAP_SYS_RESOURCE (so it stays at oom_score_adj 0, as in many
 # containers), runs a phase asking for 512 MiB.  The workload runs in a
-# child cgroup with memory.oom.group, so the OOM kill takes the workload as
-# a group and never the runner; afterwards every cgroup the runner made is
+# child cgroup with memory.oom.group and a memory.max below the 128 MiB, so
+# the OOM kill takes the workload as a group and never the runner; afterwards every cgroup the runner made is
 # gone and the limited cgroup is as it was.  Skips like vm-boot.sh.
 . "$top_srcdir/tests/cli-lib.sh"
 
@@ -61,6 +61,11 @@ grep -q '"path": "/sys/fs/cgroup/rb-oom/regionbench-[0-9]*-workloads"' \
     "$out/r/meta.json" 2>/dev/null &&
     grep -q '"oom_group": true' "$out/r/meta.json"
 ok $? "meta.json: the workloads ran in their own cgroup with oom.group"
+# 128 MiB less the 16 MiB left to the runner: the workloads meet their
+# own limit first, so their OOM kills never choose the runner.
+grep -q '"memory_max": 117440512' "$out/r/meta.json" 2>/dev/null &&
+    grep -q '"inherited_limit": 134217728' "$out/r/meta.json"
+ok $? "meta.json: the workloads' memory.max is a reserve below the cgroup's"
 grep -q '^boom,pagetest,total,status,[0-9]*,oom-killed$' "$out/r/workloads.csv" &&
     grep -q '^after,pagetest,total,status,0,done$' "$out/r/workloads.csv"
 ok $? "workloads.csv: boom oom-killed, the next phase done"

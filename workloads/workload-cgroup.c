@@ -21,6 +21,14 @@
  *   - anywhere else (other processes beside the runner, cgroup v1, no
  *     permission) nothing changes and meta.json says why.
  * A runner killed by SIGKILL leaves its two empty cgroups behind.
+ *
+ * oom.group alone does not keep the runner out of a second kill: the OOM
+ * domain is the limited ancestor, which holds the runner too, and when
+ * the first victims' memory is slow to come back (an emulated guest on a
+ * busy host) the next charge to that ancestor picks the runner.  So the
+ * workloads' cgroup also gets a memory.max a reserve below the tightest
+ * limit above it: the workloads reach their own limit first, and their
+ * OOM kills choose among workload processes only.
  */
 #include "config.h"
 
@@ -45,6 +53,16 @@
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC	0x63677270
 #endif
+
+/*
+ * What the workloads' memory.max leaves to the runner under the tightest
+ * limit above it: an eighth of that limit, within these bounds.  Below
+ * WORKLOAD_CGROUP_MIN_LIMIT the workloads keep the inherited limit (the
+ * runner alone needs a few MiB; a reserve would leave them nothing).
+ */
+#define WORKLOAD_CGROUP_RESERVE_MIN	(16ULL << 20)
+#define WORKLOAD_CGROUP_RESERVE_MAX	(256ULL << 20)
+#define WORKLOAD_CGROUP_MIN_LIMIT	(4 * WORKLOAD_CGROUP_RESERVE_MIN)
 
 /* How long teardown waits for the workloads' cgroup to empty. */
 #define WORKLOAD_CGROUP_DRAIN_NS	(5ULL * 1000 * 1000 * 1000)
@@ -151,6 +169,61 @@ cgroup_move_runner(struct workload_cgroup *wc, struct procfile *pf)
 	return (0);
 }
 
+/*
+ * The tightest memory.max of dir and its ancestors below root (the root
+ * has none), or UINT64_MAX when none is set.
+ */
+static uint64_t
+cgroup_inherited_limit(const char *root, const char *dir,
+    struct procfile *pf)
+{
+	uint64_t limit = UINT64_MAX, v;
+	size_t rootlen = strlen(root);
+	char *path = xstrdup(dir), *slash, *end;
+
+	while (strlen(path) > rootlen) {
+		if (cgroup_read(pf, path, "memory.max") == 0 &&
+		    strncmp(pf->buf, "max", 3) != 0) {
+			errno = 0;
+			v = strtoull(pf->buf, &end, 10);
+			if (errno == 0 && end != pf->buf && v < limit)
+				limit = v;
+		}
+		if ((slash = strrchr(path, '/')) == NULL)
+			break;
+		*slash = '\0';
+	}
+	free(path);
+	return (limit);
+}
+
+/*
+ * Set the workloads' memory.max a reserve below the limit they inherit
+ * (see the top of the file); nothing when there is none or it is small.
+ */
+static void
+cgroup_limit_work(struct workload_cgroup *wc, const char *root,
+    struct procfile *pf)
+{
+	uint64_t limit, reserve;
+	char text[32];
+
+	limit = cgroup_inherited_limit(root, wc->parent, pf);
+	if (limit == UINT64_MAX || limit < WORKLOAD_CGROUP_MIN_LIMIT)
+		return;
+	reserve = limit / 8;
+	if (reserve < WORKLOAD_CGROUP_RESERVE_MIN)
+		reserve = WORKLOAD_CGROUP_RESERVE_MIN;
+	if (reserve > WORKLOAD_CGROUP_RESERVE_MAX)
+		reserve = WORKLOAD_CGROUP_RESERVE_MAX;
+	snprintf(text, sizeof text, "%llu",
+	    (unsigned long long)(limit - reserve));
+	if (cgroup_write(wc->work, "memory.max", text) == 0) {
+		wc->inherited_limit = limit;
+		wc->memory_max = limit - reserve;
+	}
+}
+
 /* Make the workloads' cgroup (see the top of the file). */
 void
 workload_cgroup_setup(struct workload_cgroup *wc, const char *cgroup_root)
@@ -195,6 +268,7 @@ workload_cgroup_setup(struct workload_cgroup *wc, const char *cgroup_root)
 		    strerror(errno)));
 		goto undo;
 	}
+	cgroup_limit_work(wc, cgroup_root, &pf);
 	goto out;
 undo:
 	workload_cgroup_teardown(wc);
@@ -264,12 +338,17 @@ workload_cgroup_teardown(struct workload_cgroup *wc)
 	free(wc->work);
 	wc->parent = wc->runner = wc->work = NULL;
 	wc->enabled_memory = 0;
+	wc->memory_max = wc->inherited_limit = 0;
 }
 
 /* For meta.json: where the workloads ran, or why in the runner's cgroup. */
 json_t *
 workload_cgroup_json(const struct workload_cgroup *wc)
 {
+	if (wc->work != NULL && wc->procs_fd != -1 && wc->memory_max != 0)
+		return (json_pack("{s:s, s:b, s:I, s:I}", "path", wc->work,
+		    "oom_group", 1, "memory_max", (json_int_t)wc->memory_max,
+		    "inherited_limit", (json_int_t)wc->inherited_limit));
 	if (wc->work != NULL && wc->procs_fd != -1)
 		return (json_pack("{s:s, s:b}", "path", wc->work,
 		    "oom_group", 1));

@@ -8,6 +8,7 @@
 #define RB_WORKLOAD_CGROUP_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 struct workload_cgroup {
 	char	*parent;	/* the runner's cgroup directory at the start */
@@ -16,6 +17,8 @@ struct workload_cgroup {
 	char	*why;		/* why there is none */
 	int	 procs_fd;	/* work/cgroup.procs, for the children */
 	int	 enabled_memory; /* we wrote +memory to parent's subtree */
+	uint64_t memory_max;	/* the workloads' memory.max, or 0: none */
+	uint64_t inherited_limit; /* the tightest limit above them */
 };
 
 void	 workload_cgroup_setup(struct workload_cgroup *wc,
