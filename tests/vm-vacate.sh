@@ -18,11 +18,16 @@ blocks() {
 		echo "${b##*/} $(cat "$b/state") $(cat "$b/valid_zones")"
 	done
 }
+# The guest's clock at each step, for the diagnostics of a slow run.
+step() {
+	echo "$(cut -d' ' -f1 /proc/uptime) $*" >>steps.txt
+}
 movable_free() {
 	awk '/^Node 0, zone +Movable/ { m = 1; next } /^Node/ { m = 0 }
 	    m && /pages free/ { print $3; exit }' /proc/zoneinfo
 }
 blocks >before.txt
+step "fill the movable zone"
 # Fill most of the movable zone (768 MiB) so that offlining moves pages;
 # wait until it is filled, not for a time.
 regionbench workload pagetest --size 600M --threads 1 --hold 600s \
@@ -36,6 +41,7 @@ done
 movable_free >movable-free.txt
 
 R="--region-size 256M"
+step "vacate with a 50 ms timeout"
 # A timeout far shorter than a full block takes to empty.
 regionbench vacate $R --region 0/5 --timeout 50ms --format csv \
     >timeout.csv 2>timeout.err
@@ -43,6 +49,7 @@ echo $? >timeout.rc
 blocks >after-timeout.txt
 
 # SIGTERM while the first block is being offlined.
+step "SIGTERM while offlining"
 regionbench vacate $R --region 0/5 --region 0/6 --out intr.json \
     >intr.out 2>intr.err &
 v=$!
@@ -57,12 +64,14 @@ echo $? >intr.rc
 blocks >after-intr.txt
 
 # A movable region, still full: emptied, then online again.
+step "vacate a movable region"
 regionbench vacate $R --region 0/6 --format csv --out movable.json \
     >movable.csv 2>movable.err
 echo $? >movable.rc
 blocks >after-movable.txt
 
 # The region holding the kernel image.
+step "vacate the kernel's region"
 regionbench vacate $R --region 0/0 --out kernel.json >kernel.out 2>kernel.err
 echo $? >kernel.rc
 blocks >after-kernel.txt
@@ -70,6 +79,7 @@ kill $wl
 wait $wl
 
 # A suite that vacates a region at a checkpoint, the workload frozen.
+step "a suite that vacates"
 cat >vacate.ini <<'INI'
 [suite]
 name = vacate
@@ -90,13 +100,15 @@ regionbench run vacate.ini --source kpageflags --scan-fraction 1 \
     --quiet >suite.out 2>suite.err
 echo $? >suite.rc
 blocks >after-suite.txt
+step done
 exit 0
 GUEST
 start=$(date +%s)
 rb vm --kernel "$kernel" --memory 2G --cpus 2 --scratch 0 \
-    --append "movablecore=768M" --timeout 8m --out "$out" \
+    --append "movablecore=768M" --timeout 20m --out "$out" \
     -- sh "$WORK/guest.sh"
-diag "boot and command: $(($(date +%s) - start)) s"
+diag "boot and command: $(($(date +%s) - start)) s; the guest's clock at each step:"
+diag "$(cat "$out/steps.txt" 2>/dev/null)"
 expect_rc 0 "the guest's script ran"
 [ "$RC" -eq 0 ] || diag "$(tail -20 "$out/vm-console.log" 2>/dev/null)"
 diag "movable zone free pages with the workload: $(cat "$out/movable-free.txt" 2>/dev/null)"
