@@ -586,8 +586,13 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 	 * pci=noacpi: PCI interrupts are routed from the BIOS's table, not
 	 * by interpreting ACPI's interrupt-link methods, which cost about
 	 * 0.1 s per virtio device under TCG (docs/vm.md, Costs).
+	 * no_timer_check: the kernel's early check that the timer interrupt
+	 * arrives through the IO-APIC within a few ticks fails when the
+	 * host is too busy to run the emulated CPU meanwhile, and the boot
+	 * then panics ("IO-APIC + timer doesn't work!"); QEMU's timer works.
 	 */
-	av[n++] = xasprintf("console=ttyS0 panic=-1 quiet pci=noacpi%s%s",
+	av[n++] = xasprintf("console=ttyS0 panic=-1 quiet pci=noacpi "
+	    "no_timer_check%s%s",
 	    set->append != NULL ? " " : "",
 	    set->append != NULL ? set->append : "");
 	av[n++] = xstrdup("-chardev");
