@@ -20,6 +20,12 @@ say() {
 	echo "regionbench-vm: $*"
 }
 
+# The guest's clock in $up, without a process (each one costs
+# milliseconds under emulation).
+uptime_s() {
+	read -r up _ </proc/uptime
+}
+
 # Stop here: the host finds no status file and reports the console.
 fail() {
 	say "$*"
@@ -27,21 +33,24 @@ fail() {
 	poweroff -f
 }
 
-say "init up after $(cut -d' ' -f1 /proc/uptime) s"
+uptime_s
+say "init up after $up s"
 # /modules says "GROUP LEVEL NAME.ko" in load order.  The modules of one
 # level need only those of lower levels, so they load side by side (under
-# TCG each insmod is emulated work spread over the guest's CPUs); group 1,
-# what only the scratch disk needs, loads in the background while the
-# shares are mounted.
+# TCG each insmod is emulated work spread over the guest's CPUs).  Group 0
+# is what the shares need; group 1, what only the scratch disk needs, and
+# group 2, the overlay, load in the background while the shares are
+# mounted.
 load_group() {
 	level=0
-	while grep -q "^$1 $level " /modules; do
+	while :; do
 		pids=""
 		while read -r g l m; do
 			[ "$g" = "$1" ] && [ "$l" = "$level" ] || continue
 			insmod "/lib/modules/$m" &
 			pids="$pids $!:$m"
 		done </modules
+		[ -n "$pids" ] || break
 		for p in $pids; do
 			wait "${p%%:*}" || fail "cannot load module ${p#*:}" \
 			    "(if the kernel enforces module signatures, boot" \
@@ -51,7 +60,9 @@ load_group() {
 	done
 }
 load_group 1 &
-later=$!
+scratch_modules=$!
+load_group 2 &
+overlay_modules=$!
 load_group 0
 
 P9="trans=virtio,version=9p2000.L,msize=512000"
@@ -64,6 +75,7 @@ mount -t 9p -o "$P9,ro,cache=loose" root /lower ||
 	fail "cannot mount the host's root over 9p"
 mount -t tmpfs -o mode=0755 tmpfs /upper
 mkdir -p /upper/upper /upper/work
+wait $overlay_modules
 mount -t overlay -o lowerdir=/lower,upperdir=/upper/upper,workdir=/upper/work \
 	overlay /newroot || fail "cannot mount the overlay root"
 R=/newroot
@@ -75,7 +87,7 @@ mount -t devpts devpts $R/dev/pts
 mount -t tmpfs tmpfs $R/dev/shm
 mount -t tmpfs tmpfs $R/run
 [ -d $R/sys/fs/cgroup ] && mount -t cgroup2 cgroup2 $R/sys/fs/cgroup
-wait $later
+wait $scratch_modules
 if [ -b /dev/vda ]; then
 	mount -t ext4 /dev/vda $R/var/tmp || fail "cannot mount the scratch disk"
 	chmod 1777 $R/var/tmp
@@ -90,14 +102,16 @@ mount --move /out "$R$RB_OUT" || fail "cannot move the results share"
 ctl="$RB_OUT/.regionbench-vm"
 
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
-say "command starts after $(cut -d' ' -f1 /proc/uptime) s"
-cut -d' ' -f1 /proc/uptime >"$R$ctl/started"
+uptime_s
+say "command starts after $up s"
+echo "$up" >"$R$ctl/started"
 env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH="$RB_PATH" \
 	REGIONBENCH_VM_FACTS="$RB_OUT/vm.json" \
 	chroot $R /bin/sh -c 'cd "$1" && . "$2"' sh "$RB_OUT" "$ctl/command" \
 	</dev/null >/dev/ttyS1 2>&1
 status=$?
-say "command exited with status $status after $(cut -d' ' -f1 /proc/uptime) s"
+uptime_s
+say "command exited with status $status after $up s"
 echo $status >"$R$ctl/status.tmp" && mv "$R$ctl/status.tmp" "$R$ctl/status"
 sync
 umount "$R$RB_OUT"

@@ -35,23 +35,27 @@
 
 /*
  * What the guest init needs, and the kernel option that provides it.  The
- * modules only the scratch disk's file system needs ("later") load in the
- * background while the shares and the root are mounted, since under
- * emulation loading ext4 alone takes a good part of a second.
+ * init waits for group 0 before it mounts the shares; the other groups
+ * load in the background meanwhile and are waited for only where they are
+ * needed: group 1, the scratch disk's file system (under emulation ext4
+ * alone takes a good part of a second), before the scratch disk's mount,
+ * group 2, the overlay, before the root's.
  */
+#define VM_MODULE_GROUPS	3
+
 static const struct vm_module_need {
 	const char	*name;
 	const char	*config;
-	int		 later;
+	int		 group;
 } vm_needs[] = {
 	{ .name = "virtio_pci", .config = "CONFIG_VIRTIO_PCI" },
 	{ .name = "9pnet_virtio", .config = "CONFIG_NET_9P_VIRTIO" },
 	{ .name = "9p", .config = "CONFIG_9P_FS" },
-	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS" },
 	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK" },
 	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C",
-	  .later = 1 },
-	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .later = 1 },
+	  .group = 1 },
+	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .group = 1 },
+	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS", .group = 2 },
 	{ .name = NULL }
 };
 
@@ -400,11 +404,11 @@ struct vm_modset {
 	/* 0 for a module needing no other of the set, else one more than
 	 * the deepest it needs: the modules of a level load together. */
 	int		*levels;
-	/* 1 for a module loaded in the background (needed only by "later"
-	 * needs, and needing only such modules), else 0. */
+	/* The group of the needs that brought the module in (see vm_needs):
+	 * a background group's modules need only modules of their group. */
 	int		*groups;
-	int		 adding_later;	/* the needs being added are later */
-	int		 mixed;		/* a later module needs an early one */
+	int		 adding_group;	/* the group of the needs being added */
+	int		 mixed;		/* a module needs one of another group */
 };
 
 static int
@@ -431,7 +435,7 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 {
 	char *data, *deps, *magic, *d, *save;
 	size_t len;
-	int i, j, rc = 0, level = 0, group = s->adding_later;
+	int i, j, rc = 0, level = 0, group = s->adding_group;
 
 	if (vm_modset_has(s, name))
 		return (0);
@@ -667,25 +671,26 @@ vm_initramfs_modset(struct vm_modset *set, const struct vm_kernel *k,
     const char *modules, char **cause)
 {
 	struct vm_modtree tree = { 0 };
-	int i, later, rc;
+	int i, group, rc;
 
 	if (modules == NULL)
 		return (0);
 	if ((rc = vm_modtree_load(&tree, modules, cause)) != 0)
 		goto out;
-	/* Every early need first, so a later one finds them in the set. */
-	for (later = 0; later < 2 && rc == 0; later++) {
-		set->adding_later = later;
+	/* Group by group, so a module already in the set stays in the
+	 * first group that needed it. */
+	for (group = 0; group < VM_MODULE_GROUPS && rc == 0; group++) {
+		set->adding_group = group;
 		for (i = 0; vm_needs[i].name != NULL && rc == 0; i++) {
-			if (vm_needs[i].later == later)
+			if (vm_needs[i].group == group)
 				rc = vm_modset_add(set, &tree, k,
 				    vm_needs[i].name, vm_needs[i].config, 0,
 				    cause);
 		}
 	}
 	/*
-	 * A background module needing a foreground one could start before
-	 * it is loaded: then everything loads in the foreground.
+	 * A module needing one of another group could start before that
+	 * one is loaded: then everything loads in the foreground.
 	 */
 	if (set->mixed) {
 		for (i = 0; i < set->n; i++)
@@ -726,7 +731,7 @@ vm_module_unsigned_len(const char *data, size_t len)
 /*
  * Add each module file and the list of them to a cpio: one "GROUP LEVEL
  * NAME.ko" line each, in load order, for the init to load a level's
- * modules side by side and group 1 in the background.  keep_signatures
+ * modules side by side and groups 1 and 2 in the background.  keep_signatures
  * is set when the kernel enforces them.
  */
 static int
