@@ -49,9 +49,11 @@ exists() { [ -e "$1" ]; }
 intervals() { echo $((($(wc -l <"$1") - 1) / 16)); }
 at_least() { [ -f "$2" ] && [ "$(intervals "$2")" -ge "$1" ]; }
 last_t() { tail -n 1 "$1" | cut -d, -f1; }
-rows_after() {
-	awk -F, -v t="$2" 'NR > 1 && $1 > t + 0 { n++ }
-	    END { exit n >= 16 ? 0 : 1 }' "$1"
+# intervals_after FILE T N: FILE holds rows of at least N intervals after
+# time T (counted by their times, however long the intervals took).
+intervals_after() {
+	awk -F, -v t="$2" -v n="$3" 'NR > 1 && $1 + 0 > t + 0 && !seen[$1]++ {
+	    k++ } END { exit k >= n ? 0 : 1 }' "$1"
 }
 cat $A/kdamonds/nr_kdamonds >nr-before.txt
 
@@ -68,15 +70,16 @@ wait_until 120 at_least 4 w/references.csv
 grep VmRSS /proc/$w/status >rss-running.txt
 ps -o comm 2>/dev/null | grep -c '^kdamond' >kdamonds-running.txt
 # The last row read right after a signal: the interval that holds the
-# signal ends with the next row at the latest, so from the second row on
-# (within 2 s at 1 s intervals) the writer's state shows.
+# signal ends with the next row at the latest, so from the second interval
+# on the writer's state shows.  Three intervals are awaited, not a time:
+# on a busy host an interval can take well over its second.
 kill -STOP $w
 last_t w/references.csv >stop.t
-wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 2.5 }' stop.t)"
+wait_until 120 intervals_after w/references.csv "$(cat stop.t)" 3
 grep VmRSS /proc/$w/status >rss-stopped.txt
 kill -CONT $w
 last_t w/references.csv >cont.t
-wait_until 60 rows_after w/references.csv "$(awk '{ print $1 + 2.5 }' cont.t)"
+wait_until 120 intervals_after w/references.csv "$(cat cont.t)" 3
 kill -INT $s
 wait $s
 echo $? >w.rc
@@ -210,13 +213,23 @@ check() {
 		if (bad != "") { print bad; exit 1 }
 	}' "$out/placement.csv" "$out/w/references.csv"
 }
-# The first interval, DAMON's first look, is left out.
-first_t=$(sed -n 2p "$out/w/references.csv" 2>/dev/null | cut -d, -f1)
-why=$(check "$(echo "${first_t:-0}" | awk '{ print $1 + 0.5 }')" "$(echo "$stop_t" | awk '{ print $1 - 0.5 }')" 0.5 2 0.1)
+# nth_after T N: the time of the Nth interval after time T.
+nth_after() {
+	awk -F, -v t="$1" -v n="$2" 'NR > 1 && $1 + 0 > t + 0 && !seen[$1]++ {
+	    if (++k == n) { print $1; exit } }' "$out/w/references.csv" \
+	    2>/dev/null
+}
+# The first interval, DAMON's first look, is left out; so is the one in
+# which each signal arrived (the first after the last row read before it),
+# and the last row read after SIGCONT (it may have been written after it).
+# The windows are counted in intervals, not seconds: a busy host stretches
+# them.
+first_t=$(nth_after -1 1)
+why=$(check "${first_t:-0}" "$(echo "$stop_t" | awk '{ print $1 - 0.001 }')" 0.5 2 0.1)
 ok $? "running: the writer's regions referenced, the others not"
 [ -z "$why" ] || diag "$why"
-why=$(check "$(echo "$stop_t" | awk '{ print $1 + 1.5 }')" \
-    "$(echo "$cont_t" | awk '{ print $1 - 0.5 }')" 0 0.02 0.1)
+why=$(check "$(nth_after "${stop_t:-0}" 1)" \
+    "$(echo "$cont_t" | awk '{ print $1 - 0.001 }')" 0 0.02 0.1)
 ok $? "from the second interval after SIGSTOP: the writer's regions idle (< 2 %)"
 [ -z "$why" ] || diag "$why"
 diag "VmRSS running: $(cat "$out/rss-running.txt" 2>/dev/null)," \
@@ -224,7 +237,7 @@ diag "VmRSS running: $(cat "$out/rss-running.txt" 2>/dev/null)," \
 rss=$(awk '{ print $2 }' "$out/rss-stopped.txt" 2>/dev/null)
 [ "${rss:-0}" -ge $((500 * 1024)) ]
 ok $? "stopped, the writer still holds its 512 MiB"
-why=$(check "$(echo "$cont_t" | awk '{ print $1 + 1.5 }')" 1e9 0.5 2 0.1)
+why=$(check "$(nth_after "${cont_t:-0}" 1)" 1e9 0.5 2 0.1)
 ok $? "after SIGCONT: referenced again"
 [ -z "$why" ] || diag "$why"
 grep -q '"kdamond_pid": [0-9]' "$out/w/meta.json" 2>/dev/null &&
