@@ -169,7 +169,7 @@ GUEST
 
 start=$(date +%s)
 rb vm --kernel "$kernel612" --memory 2G --cpus 2 --scratch 0 \
-    --append "page_alloc.shuffle=0" --timeout 10m --out "$out" \
+    --append "page_alloc.shuffle=0" --timeout 20m --out "$out" \
     -- sh "$WORK/guest.sh"
 diag "6.12 boot and command: $(($(date +%s) - start)) s"
 expect_rc 0 "the 6.12 guest's script ran"
