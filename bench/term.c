@@ -150,7 +150,7 @@ term_plain_text(char *text, size_t len, int width,
     const char *eta)
 {
 	char phase[160];
-	const char *unknown = strstr(eta, "unknown") != NULL ? "" : eta;
+	const char *known = tp->left >= 0 ? eta : "";
 
 	if (strcmp(tp->phase_name, tp->workload) == 0)
 		snprintf(phase, sizeof phase, "%s", tp->phase_name);
@@ -174,7 +174,7 @@ term_plain_text(char *text, size_t len, int width,
 		return;
 	snprintf(text, len, "rep %d/%d: phase %d/%d %s %s %s%s", tp->rep,
 	    tp->nreps, tp->phase, tp->nphases, tp->phase_name, state, when,
-	    unknown);
+	    known);
 	if ((int)strlen(text) <= width)
 		return;
 	snprintf(text, len, "rep %d/%d phase %d/%d %s %s", tp->rep,

@@ -6,6 +6,7 @@
  * is one pid per line.
  */
 #include "config.h"
+#include <errno.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,4 +71,26 @@ cgroup_procs_only(const char *procs, pid_t pid)
 			p++;
 	}
 	return (seen);
+}
+
+/*
+ * A memory.max text: 1 with the limit in bytes, 0 for "max" (no limit),
+ * -1 for anything else.
+ */
+int
+cgroup_memory_max(const char *text, uint64_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+
+	if (strcmp(text, "max\n") == 0 || strcmp(text, "max") == 0)
+		return (0);
+	if (*text < '0' || *text > '9')
+		return (-1);
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno != 0 || (*end != '\0' && strcmp(end, "\n") != 0))
+		return (-1);
+	*bytes = v;
+	return (1);
 }

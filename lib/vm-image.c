@@ -731,8 +731,8 @@ vm_module_unsigned_len(const char *data, size_t len)
 /*
  * Add each module file and the list of them to a cpio: one "GROUP LEVEL
  * NAME.ko" line each, in load order, for the init to load a level's
- * modules side by side and groups 1 and 2 in the background.  keep_signatures
- * is set when the kernel enforces them.
+ * modules side by side and groups 1 and 2 in the background.
+ * keep_signatures is set when the kernel enforces them.
  */
 static int
 vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,

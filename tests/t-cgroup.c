@@ -58,11 +58,25 @@ test_procs(void)
 	tap_ok(!cgroup_procs_only("42x\n", 42), "garbage is not the runner");
 }
 
+static void
+test_memory_max(void)
+{
+	uint64_t v = 7;
+
+	tap_ok(cgroup_memory_max("max\n", &v) == 0 && v == 7, "max: no limit");
+	tap_ok(cgroup_memory_max("134217728\n", &v) == 1 && v == 134217728,
+	    "a limit in bytes");
+	tap_ok(cgroup_memory_max("12k\n", &v) == -1, "a suffix is not bytes");
+	tap_ok(cgroup_memory_max("-1\n", &v) == -1, "a sign is not bytes");
+	tap_ok(cgroup_memory_max("", &v) == -1, "empty");
+}
+
 int
 main(void)
 {
 	test_unified_path();
 	test_lists();
 	test_procs();
+	test_memory_max();
 	return (tap_done());
 }

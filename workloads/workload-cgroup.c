@@ -179,16 +179,12 @@ cgroup_inherited_limit(const char *root, const char *dir,
 {
 	uint64_t limit = UINT64_MAX, v;
 	size_t rootlen = strlen(root);
-	char *path = xstrdup(dir), *slash, *end;
+	char *path = xstrdup(dir), *slash;
 
 	while (strlen(path) > rootlen) {
 		if (cgroup_read(pf, path, "memory.max") == 0 &&
-		    strncmp(pf->buf, "max", 3) != 0) {
-			errno = 0;
-			v = strtoull(pf->buf, &end, 10);
-			if (errno == 0 && end != pf->buf && v < limit)
-				limit = v;
-		}
+		    cgroup_memory_max(pf->buf, &v) == 1 && v < limit)
+			limit = v;
 		if ((slash = strrchr(path, '/')) == NULL)
 			break;
 		*slash = '\0';
@@ -345,13 +341,18 @@ workload_cgroup_teardown(struct workload_cgroup *wc)
 json_t *
 workload_cgroup_json(const struct workload_cgroup *wc)
 {
-	if (wc->work != NULL && wc->procs_fd != -1 && wc->memory_max != 0)
-		return (json_pack("{s:s, s:b, s:I, s:I}", "path", wc->work,
-		    "oom_group", 1, "memory_max", (json_int_t)wc->memory_max,
-		    "inherited_limit", (json_int_t)wc->inherited_limit));
-	if (wc->work != NULL && wc->procs_fd != -1)
-		return (json_pack("{s:s, s:b}", "path", wc->work,
-		    "oom_group", 1));
+	json_t *o;
+
+	if (wc->work != NULL && wc->procs_fd != -1) {
+		o = json_pack("{s:s, s:b}", "path", wc->work, "oom_group", 1);
+		if (wc->memory_max != 0) {
+			json_object_set_new(o, "memory_max",
+			    json_integer((json_int_t)wc->memory_max));
+			json_object_set_new(o, "inherited_limit",
+			    json_integer((json_int_t)wc->inherited_limit));
+		}
+		return (o);
+	}
 	return (json_pack("{s:n, s:s}", "path", "why",
 	    wc->why != NULL ? wc->why : "not set up"));
 }
