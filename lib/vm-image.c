@@ -2,11 +2,11 @@
  * Kernel images and the guest's initramfs for `regionbench vm`.
  *
  * The initramfs is a newc cpio (uncompressed: the kernel unpacks it faster
- * than it would decompress it under emulation) holding static busybox, the
- * guest init script and the modules the guest needs for its root over 9p,
- * its overlay and its ext4 scratch disk, deepest dependency first.  It is
- * built once per kernel, init and busybox (a hash of the three) and kept
- * in $XDG_CACHE_HOME/regionbench/vm.
+ * than it would decompress it under emulation) holding the guest init
+ * (regionbench-vm-init, a static program: bench/vm-init.c) and the modules
+ * the guest needs for its root over 9p, its overlay and its ext4 scratch
+ * disk, deepest dependency first.  It is built once per kernel and init
+ * (a hash of both) and kept in $XDG_CACHE_HOME/regionbench/vm.
  */
 #include "config.h"
 
@@ -31,18 +31,16 @@
 #include "log.h"
 #include "vm.h"
 
-#define VM_BUSYBOX	"/bin/busybox"
+#define VM_INIT_NAME	"regionbench-vm-init"
 
 /*
  * What the guest init needs, and the kernel option that provides it.  The
  * init waits for group 0 before it mounts the shares; the other groups
- * load in the background meanwhile and are waited for only where they are
- * needed: group 1, the scratch disk's file system (under emulation ext4
- * alone takes a good part of a second), before the scratch disk's mount,
- * group 2, the overlay, before the root's.
+ * load after it while the shares are mounted and are waited for only
+ * where they are needed: group 2, the overlay, before the root's mount,
+ * group 1, the scratch disk's file system (under emulation ext4 alone
+ * takes a good part of a second), before the scratch disk's.
  */
-#define VM_MODULE_GROUPS	3
-
 static const struct vm_module_need {
 	const char	*name;
 	const char	*config;
@@ -257,8 +255,8 @@ static char	*vm_inflate(const uint8_t *, size_t, size_t *);
 
 /*
  * A module file's contents, decompressed: distribution kernels since
- * about 6.2 ship NAME.ko.xz (or .ko.gz), and the guest's busybox insmod
- * loads plain ELF only, so the initramfs holds them unpacked.
+ * about 6.2 ship NAME.ko.xz (or .ko.gz), and the initramfs holds them
+ * unpacked: decompressing them in the guest would be emulated work.
  */
 static char *
 vm_read_module(const char *path, size_t *len, char **cause)
@@ -604,9 +602,9 @@ vm_cache_dir(char **cause)
 }
 
 /*
- * The guest init script: $REGIONBENCH_VM_INIT, next to the program (an
- * uninstalled build: bench/vm-init.sh) or the installed
- * $(pkgdatadir)/vm-init.sh.
+ * The guest init: $REGIONBENCH_VM_INIT, next to the program (an
+ * uninstalled build: bench/regionbench-vm-init) or the installed
+ * $(pkglibexecdir)/regionbench-vm-init.
  */
 char *
 vm_find_init(char **cause)
@@ -620,12 +618,12 @@ vm_find_init(char **cause)
 	if (n > 0) {
 		exe[n] = '\0';
 		if ((slash = strrchr(exe, '/')) != NULL) {
-			strcpy(slash, "/vm-init.sh");
+			strcpy(slash, "/" VM_INIT_NAME);
 			if (access(exe, R_OK) == 0)
 				return (xstrdup(exe));
 		}
 	}
-	path = xstrdup(PKGDATADIR "/vm-init.sh");
+	path = xstrdup(PKGLIBEXECDIR "/" VM_INIT_NAME);
 	if (access(path, R_OK) == 0)
 		return (path);
 	fail_with(cause, RB_EXIT_ENV, "%s: %s (the guest init is missing: "
@@ -636,29 +634,26 @@ vm_find_init(char **cause)
 }
 
 /*
- * The cache key of an initramfs: its kernel, busybox, init, whether module
+ * The cache key of an initramfs: its kernel, its init, whether module
  * signatures are kept, and the modules tree with the time its modules.dep
  * was written (depmod rewrites it at every modules_install), so modules
  * installed again at the same path make a new initramfs.
  */
 static void
 vm_initramfs_key(const struct vm_kernel *k, const char *modules,
-    int keep_signatures, const char *bb, size_t bblen, const char *script,
-    size_t scriptlen, char hash[65])
+    int keep_signatures, const char *init, size_t initlen, char hash[65])
 {
-	char bbhash[65], inithash[65], *key, *dep;
+	char inithash[65], *key, *dep;
 	struct stat st = { 0 };
 
-	vm_sha256(bb, bblen, bbhash);
-	vm_sha256(script, scriptlen, inithash);
+	vm_sha256(init, initlen, inithash);
 	if (modules != NULL) {
 		dep = xasprintf("%s/modules.dep", modules);
 		if (stat(dep, &st) != 0)
 			memset(&st, 0, sizeof st);
 		free(dep);
 	}
-	key = xasprintf("%s %s %s %s %lld.%09ld %lld %d", k->sha256, bbhash,
-	    inithash, modules != NULL ? modules : "-",
+	key = xasprintf("%s %s %s %lld.%09ld %lld %d", k->sha256, inithash, modules != NULL ? modules : "-",
 	    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
 	    (long long)st.st_size, keep_signatures);
 	vm_sha256(key, strlen(key), hash);
@@ -765,26 +760,26 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 	return (0);
 }
 
-/* Build an initramfs from busybox, the init script and modules into path. */
+/* Build an initramfs from the init and the modules into path. */
 static int
 vm_initramfs_build(const struct vm_kernel *k, const char *modules,
-    int keep_signatures, const char *bb, size_t bblen, const char *script, size_t scriptlen,
-    const char *path, char **cause)
+    int keep_signatures, const char *init, size_t initlen, const char *path,
+    char **cause)
 {
+	/* The init's mount points, made here so it starts by mounting. */
+	static const char *const dirs[] = { "dev", "proc", "sys", "out",
+	    "lower", "upper", "newroot", "lib", "lib/modules", NULL };
 	struct vm_modset set = { 0 };
 	struct vm_buf b = { 0 };
-	int rc;
+	int i, rc;
 
 	if ((rc = vm_initramfs_modset(&set, k, modules, cause)) != 0)
 		goto out;
 	vm_cpio_add(&b, ".", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "bin", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "dev", S_IFDIR | 0755, 0, 0, NULL, 0);
+	for (i = 0; dirs[i] != NULL; i++)
+		vm_cpio_add(&b, dirs[i], S_IFDIR | 0755, 0, 0, NULL, 0);
 	vm_cpio_add(&b, "dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
-	vm_cpio_add(&b, "lib", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "lib/modules", S_IFDIR | 0755, 0, 0, NULL, 0);
-	vm_cpio_add(&b, "bin/busybox", S_IFREG | 0755, 0, 0, bb, bblen);
-	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, script, scriptlen);
+	vm_cpio_add(&b, "init", S_IFREG | 0755, 0, 0, init, initlen);
 	if ((rc = vm_cpio_modules(&b, &set, keep_signatures, cause)) != 0)
 		goto out;
 	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
@@ -871,22 +866,20 @@ int
 vm_initramfs(const struct vm_kernel *k, const char *modules,
     int keep_signatures, const char *init, char **out, char **cause)
 {
-	char *bb = NULL, *script = NULL, *dir = NULL, *path = NULL;
+	char *data = NULL, *dir = NULL, *path = NULL;
 	char hash[65];
-	size_t bblen, scriptlen;
+	size_t len;
 	int rc = -RB_EXIT_INPUT;
 
 	*out = NULL;
-	if ((bb = vm_read_file(VM_BUSYBOX, &bblen, NULL)) == NULL ||
-	    !vm_elf_static(bb, bblen)) {
-		rc = fail_with(cause, RB_EXIT_ENV, "%s is missing or not "
-		    "static: apt-get install busybox-static", VM_BUSYBOX);
+	if ((data = vm_read_file(init, &len, cause)) == NULL)
+		goto out;
+	if (!vm_elf_static(data, len)) {
+		rc = fail_with(cause, RB_EXIT_ENV, "%s: not a static "
+		    "executable (the guest init; reinstall regionbench)", init);
 		goto out;
 	}
-	if ((script = vm_read_file(init, &scriptlen, cause)) == NULL)
-		goto out;
-	vm_initramfs_key(k, modules, keep_signatures, bb, bblen, script,
-	    scriptlen, hash);
+	vm_initramfs_key(k, modules, keep_signatures, data, len, hash);
 	if ((dir = vm_cache_dir(cause)) == NULL) {
 		rc = -RB_EXIT_ENV;
 		goto out;
@@ -894,16 +887,14 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
 	if (access(path, R_OK) == 0)
 		rc = 0;
-	else if ((rc = vm_initramfs_build(k, modules, keep_signatures, bb,
-	    bblen, script,
-	    scriptlen, path, cause)) != 0) {
+	else if ((rc = vm_initramfs_build(k, modules, keep_signatures, data,
+	    len, path, cause)) != 0) {
 		free(path);
 		path = NULL;
 	}
 out:
 	*out = path;
-	free(bb);
-	free(script);
+	free(data);
 	free(dir);
 	return (rc);
 }

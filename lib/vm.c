@@ -5,7 +5,7 @@
  * mounted there at its host path; the command, its environment and, at
  * the end, its exit status travel through a control directory inside it
  * (VM_CONTROL_DIR), never the kernel command line.  The guest init
- * (bench/vm-init.sh) does the mounting.  The command's output comes back
+ * (bench/vm-init.c) does the mounting.  The command's output comes back
  * on the guest's second serial port, through a pipe this process relays to
  * its stdout; the console goes to DIR/vm-console.log.  A guest that does
  * not finish in time is killed; an interrupt kills QEMU; either way the
@@ -372,7 +372,10 @@ vm_guest_bin(struct vm_boot *b)
 	}
 }
 
-/* Write the guest's environment (RB_OUT, RB_PATH) to the control directory. */
+/*
+ * Write the guest's environment (RB_OUT, RB_PATH) to the control directory:
+ * NUL-terminated NAME=VALUE entries, as the guest init reads them.
+ */
 static int
 vm_guest_env(struct vm_boot *b, char **cause)
 {
@@ -382,17 +385,12 @@ vm_guest_env(struct vm_boot *b, char **cause)
 	int rc;
 
 	f = open_memstream(&text, &len);
-	fprintf(f, "RB_OUT=");
-	vm_shell_quote(f, b->out);
-	fprintf(f, "\nRB_PATH=");
-	path = xasprintf("%s/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
-	    "/usr/bin:/sbin:/bin", b->ctl);
-	vm_shell_quote(f, path);
-	free(path);
-	fprintf(f, "\n");
+	fprintf(f, "RB_OUT=%s%c", b->out, '\0');
+	fprintf(f, "RB_PATH=%s/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+	    "/usr/bin:/sbin:/bin%c", b->ctl, '\0');
 	fclose(f);
 	path = xasprintf("%s/env", b->ctl);
-	rc = vm_write_text(path, text, cause);
+	rc = atomic_file_write(path, text, len, cause) != 0 ? -RB_EXIT_ENV : 0;
 	free(path);
 	free(text);
 	return (rc);

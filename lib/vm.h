@@ -1,9 +1,9 @@
 /*
  * Booting a kernel in QEMU and running one command inside it
  * (`regionbench vm`).  vm-image.c knows kernel images and builds the
- * initramfs (static busybox, the guest init and the modules the guest
- * needs); vm.c starts QEMU, relays the command's output, enforces the
- * timeout and brings the exit status back.  See docs/vm.md.
+ * initramfs (the static guest init and the modules the guest needs);
+ * vm.c starts QEMU, relays the command's output, enforces the timeout and
+ * brings the exit status back.  See docs/vm.md.
  */
 #ifndef RB_VM_H
 #define RB_VM_H
@@ -17,6 +17,11 @@
 #define VM_CONSOLE_FILE	"vm-console.log"
 /* Environment variable naming the facts file inside the guest. */
 #define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
+/*
+ * The initramfs's /modules puts each module in a group the guest init
+ * waits for at a different step (lib/vm-image.c, bench/vm-init.c).
+ */
+#define VM_MODULE_GROUPS	3
 
 enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
 

@@ -105,14 +105,12 @@ done_testing() {
 	[ "$TAP_FAILED" -eq 0 ]
 }
 
-# vm_test_setup: for the tests that boot guests: skip without QEMU, static
-# busybox or a kernel (tests/vm-kernel.sh fetches Debian's), set $kernel,
+# vm_test_setup: for the tests that boot guests: skip without QEMU or a
+# kernel (tests/vm-kernel.sh fetches Debian's), set $kernel,
 # and keep the guest init and the initramfs cache in the test's directory.
 vm_test_setup() {
 	command -v qemu-system-x86_64 >/dev/null ||
 		skip_all "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-	[ -x /bin/busybox ] ||
-		skip_all "no /bin/busybox (apt-get install busybox-static)"
 	kernel=${REGIONBENCH_VM_KERNEL:-}
 	if [ -z "$kernel" ]; then
 		for d in "$top_builddir/tests/vm-kernel" \
@@ -124,6 +122,6 @@ vm_test_setup() {
 	fi
 	[ -n "$kernel" ] && [ -f "$kernel" ] ||
 		skip_all "no kernel to boot (sh tests/vm-kernel.sh fetches Debian's)"
-	export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+	export REGIONBENCH_VM_INIT="$top_builddir/bench/regionbench-vm-init"
 	export XDG_CACHE_HOME="$WORK/cache"
 }

@@ -25,7 +25,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rbperf.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache"
-export REGIONBENCH_VM_INIT="$top_srcdir/bench/vm-init.sh"
+export REGIONBENCH_VM_INIT="$top_builddir/bench/regionbench-vm-init"
 cat >"$work/guest.sh" <<'GUEST'
 set -u
 A=/sys/kernel/mm/damon/admin/kdamonds

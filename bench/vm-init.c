@@ -1,0 +1,495 @@
+/*
+ * regionbench-vm-init: the init (PID 1) of the guests `regionbench vm`
+ * boots, the only program of their initramfs.
+ *
+ * It loads the modules listed in /modules, mounts the results share (9p
+ * tag "out"), the host's root read-only over 9p (tag "root") under a tmpfs
+ * overlay, fresh proc/sys/dev/run, the scratch disk (/dev/vda, ext4) on
+ * /var/tmp and the results share at the host's own path; then runs the
+ * command the host wrote into the share with the host's /bin/sh, chrooted
+ * into that root, in that path, writes its exit status next to it and
+ * powers off.  What it says goes to the console (ttyS0); the command's
+ * output goes to ttyS1, which the host relays.  docs/vm.md describes the
+ * guest; docs/architecture.md where this sits.
+ *
+ * It is C, statically linked, rather than a shell script: under emulation
+ * (TCG) every fork and exec costs 10-30 ms, and a script spends forty of
+ * them on insmod, mount and mkdir before the command starts.  Here the
+ * only process started is the command; modules load from a thread.
+ */
+#include "config.h"
+
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vm.h"
+
+#define CONTROL_DIR	VM_CONTROL_DIR
+#define FACTS_ENV	VM_FACTS_ENV
+#define NEWROOT		"/newroot"
+#define P9_OPTIONS	"trans=virtio,version=9p2000.L,msize=512000"
+
+#define MAX_MODULES	128
+
+/* One line of /modules: "GROUP LEVEL NAME.ko", in load order. */
+struct module {
+	int		 group;
+	int		 level;
+	char		 name[64];
+	int		 error;		/* errno of a failed load, or 0 */
+};
+
+static struct module	modules[MAX_MODULES];
+static int		nmodules;
+
+/* The guest's clock: seconds since boot, as /proc/uptime counts them. */
+static double
+uptime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+static void __attribute__((format(printf, 1, 2)))
+say(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof line, "regionbench-vm: ");
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - n - 1, fmt, ap);
+	va_end(ap);
+	strcat(line, "\n");
+	if (write(STDOUT_FILENO, line, strlen(line)) == -1)
+		return;
+}
+
+/*
+ * Power off.  PID 1 must never return: the kernel would panic, and the
+ * host would report a panic rather than what went wrong.
+ */
+static void __attribute__((noreturn))
+power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+/* Stop here: the host finds no status file and reports the console. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	char text[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	say("%s", text);
+	power_off();
+}
+
+static void
+do_mount(const char *source, const char *target, const char *type,
+    unsigned long flags, const char *options)
+{
+	if (mount(source, target, type, flags, options) != 0)
+		fail("cannot mount %s (%s) on %s: %s", source, type, target,
+		    strerror(errno));
+}
+
+/* mkdir -p */
+static void
+make_dirs(const char *path, mode_t mode)
+{
+	char copy[4096], *p;
+
+	if (strlen(path) >= sizeof copy)
+		fail("path too long: %s", path);
+	strcpy(copy, path);
+	for (p = copy + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(copy, mode) != 0 && errno != EEXIST)
+			fail("cannot create %s: %s", copy, strerror(errno));
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+}
+
+static char *
+join(const char *a, const char *b)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s", a, b) == -1)
+		fail("out of memory");
+	return (s);
+}
+
+/* Read /modules. */
+static void
+read_module_list(void)
+{
+	struct module *m;
+	char line[128];
+	FILE *f;
+
+	if ((f = fopen("/modules", "r")) == NULL)
+		return;		/* everything is built in */
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (nmodules == MAX_MODULES)
+			fail("/modules: more than %d modules", MAX_MODULES);
+		m = &modules[nmodules];
+		if (sscanf(line, "%d %d %63s", &m->group, &m->level,
+		    m->name) != 3 || m->group < 0 || m->group >= VM_MODULE_GROUPS)
+			fail("/modules:%d: expected GROUP LEVEL NAME.ko",
+			    nmodules + 1);
+		nmodules++;
+	}
+	fclose(f);
+}
+
+/*
+ * The loader's progress: groups are loaded in the order of load_order,
+ * and loaded_groups counts those done; failed is the module that did
+ * not load, which stops the loader.
+ */
+static const int	 load_order[] = { 0, 2, 1 };
+#define NGROUPS		 (int)(sizeof load_order / sizeof load_order[0])
+static pthread_mutex_t	 load_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 load_done = PTHREAD_COND_INITIALIZER;
+static int		 loaded_groups;
+static struct module	*failed;
+
+static int
+load_module(struct module *m)
+{
+	char path[128];
+	int fd, error = 0;
+
+	snprintf(path, sizeof path, "/lib/modules/%s", m->name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (m->error = errno);
+	if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)
+		error = errno;
+	close(fd);
+	return (m->error = error);
+}
+
+/*
+ * Load every module, one at a time: group 0 (what the shares need), then
+ * group 2 (the overlay), then group 1 (what only the scratch disk needs),
+ * each by dependency level, while the main thread mounts what the groups
+ * before allow.  One at a time, because side by side was slower: under
+ * TCG on a busy host, modules loading on both guest CPUs spent seconds
+ * waiting for each other (a CPU that holds a kernel lock or waits for an
+ * IPI loses its host thread to other work), and on a quiet host it gained
+ * nothing measurable.
+ */
+static void *
+load_modules(void *arg)
+{
+	int g, group, level, top, i;
+
+	(void)arg;
+	for (g = 0; g < NGROUPS; g++) {
+		group = load_order[g];
+		top = -1;
+		for (i = 0; i < nmodules; i++) {
+			if (modules[i].group == group && modules[i].level > top)
+				top = modules[i].level;
+		}
+		for (level = 0; level <= top; level++) {
+			for (i = 0; i < nmodules; i++) {
+				if (modules[i].group != group ||
+				    modules[i].level != level ||
+				    load_module(&modules[i]) == 0)
+					continue;
+				pthread_mutex_lock(&load_lock);
+				failed = &modules[i];
+				pthread_cond_broadcast(&load_done);
+				pthread_mutex_unlock(&load_lock);
+				return (NULL);
+			}
+		}
+		pthread_mutex_lock(&load_lock);
+		loaded_groups = g + 1;
+		pthread_cond_broadcast(&load_done);
+		pthread_mutex_unlock(&load_lock);
+	}
+	return (NULL);
+}
+
+/* Wait until a group's modules are loaded; fail if one did not load. */
+static void
+wait_group(int group)
+{
+	struct module *m;
+	int g;
+
+	for (g = 0; load_order[g] != group; g++)
+		;
+	pthread_mutex_lock(&load_lock);
+	while (loaded_groups <= g && failed == NULL)
+		pthread_cond_wait(&load_done, &load_lock);
+	m = failed;
+	pthread_mutex_unlock(&load_lock);
+	if (m == NULL)
+		return;
+	if (m->error == EKEYREJECTED)
+		fail("cannot load module %s: %s (the kernel enforces module "
+		    "signatures: boot it with module.sig_enforce=1 so they "
+		    "are kept)", m->name, strerror(m->error));
+	fail("cannot load module %s: %s", m->name, strerror(m->error));
+}
+
+/*
+ * The control directory's env file: NUL-terminated NAME=VALUE entries
+ * (lib/vm.c writes it), so a path may hold any byte.
+ */
+static char *
+env_value(const char *env, size_t len, const char *name)
+{
+	const char *p, *end = env + len;
+	size_t n = strlen(name);
+
+	for (p = env; p < end; p += strlen(p) + 1) {
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return (strdup(p + n + 1));
+	}
+	return (NULL);
+}
+
+static char *
+read_file(const char *path, size_t *len)
+{
+	char *data = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int fd;
+
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (NULL);
+	for (;;) {
+		if (*len + 1 >= cap) {
+			cap = cap == 0 ? 4096 : cap * 2;
+			if ((data = realloc(data, cap)) == NULL)
+				fail("out of memory");
+		}
+		n = read(fd, data + *len, cap - *len - 1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += n;
+	}
+	close(fd);
+	data[*len] = '\0';
+	return (data);
+}
+
+static void
+write_text(const char *path, const char *text)
+{
+	int fd;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1 || write(fd, text, strlen(text)) == -1)
+		say("cannot write %s: %s", path, strerror(errno));
+	if (fd != -1)
+		close(fd);
+}
+
+/* The command's output goes to ttyS1, raw: the host relays it as is. */
+static int
+open_output(void)
+{
+	struct termios t;
+	int fd;
+
+	if ((fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
+		fail("cannot open /dev/ttyS1: %s", strerror(errno));
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return (fd);
+}
+
+/*
+ * Run the command file with the host's shell, chrooted into the new root,
+ * in the results directory; return its exit status as a shell reports it.
+ * As PID 1 this also reaps every orphan the command leaves behind.
+ */
+static int
+run_command(const char *out, const char *ctl, const char *path)
+{
+	char *env[6], *argv[7];
+	int output, devnull, status;
+	pid_t pid, p;
+
+	output = open_output();
+	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		fail("cannot open /dev/null: %s", strerror(errno));
+	env[0] = "HOME=/root";
+	env[1] = "TERM=dumb";
+	env[2] = "LANG=C.UTF-8";
+	env[3] = join("PATH=", path);
+	env[4] = join(FACTS_ENV "=", out);
+	env[4] = join(env[4], "/vm.json");
+	env[5] = NULL;
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = "cd \"$1\" && . \"$2\"";
+	argv[3] = "sh";
+	argv[4] = (char *)out;
+	argv[5] = join(ctl, "/command");
+	argv[6] = NULL;
+	if ((pid = fork()) == -1)
+		fail("cannot fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (dup2(devnull, 0) == -1 || dup2(output, 1) == -1 ||
+		    dup2(output, 2) == -1 || chroot(NEWROOT) != 0 ||
+		    chdir("/") != 0)
+			_exit(126);
+		execve("/bin/sh", argv, env);
+		_exit(127);
+	}
+	close(output);
+	close(devnull);
+	for (;;) {
+		p = wait(&status);
+		if (p == pid)
+			break;
+		if (p == -1 && errno != EINTR)
+			return (127);
+	}
+	if (WIFSIGNALED(status))
+		return (128 + WTERMSIG(status));
+	return (WEXITSTATUS(status));
+}
+
+int
+main(void)
+{
+	pthread_t loader;
+	char *env, *out, *path, *ctl, *ctlpath, *target, text[32];
+	size_t envlen;
+	struct stat st;
+	int fd, status;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	if ((fd = open("/dev/console", O_RDWR)) != -1) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if ((fd = open("/dev/null", O_RDONLY)) != -1) {
+		dup2(fd, 0);
+		if (fd > 2)
+			close(fd);
+	}
+	say("init up after %.2f s", uptime());
+
+	read_module_list();
+	if (pthread_create(&loader, NULL, load_modules, NULL) != 0)
+		fail("cannot start a thread: %s", strerror(errno));
+	wait_group(0);
+
+	if (mount("out", "/out", "9p", 0, P9_OPTIONS) != 0)
+		fail("cannot mount the results share: %s", strerror(errno));
+	if ((env = read_file("/out/" CONTROL_DIR "/env", &envlen)) == NULL)
+		fail("no /out/" CONTROL_DIR "/env in the results share");
+	if ((out = env_value(env, envlen, "RB_OUT")) == NULL ||
+	    out[0] != '/' || (path = env_value(env, envlen, "RB_PATH")) == NULL)
+		fail("/out/" CONTROL_DIR "/env: expected RB_OUT and RB_PATH");
+
+	if (mount("root", "/lower", "9p", MS_RDONLY,
+	    P9_OPTIONS ",cache=loose") != 0)
+		fail("cannot mount the host's root over 9p: %s",
+		    strerror(errno));
+	do_mount("tmpfs", "/upper", "tmpfs", 0, "mode=0755");
+	make_dirs("/upper/upper", 0755);
+	make_dirs("/upper/work", 0755);
+	wait_group(2);
+	if (mount("overlay", NEWROOT, "overlay", 0, "lowerdir=/lower,"
+	    "upperdir=/upper/upper,workdir=/upper/work") != 0)
+		fail("cannot mount the overlay root: %s", strerror(errno));
+	do_mount("proc", NEWROOT "/proc", "proc", 0, NULL);
+	do_mount("sysfs", NEWROOT "/sys", "sysfs", 0, NULL);
+	do_mount("devtmpfs", NEWROOT "/dev", "devtmpfs", 0, NULL);
+	make_dirs(NEWROOT "/dev/pts", 0755);
+	make_dirs(NEWROOT "/dev/shm", 0755);
+	make_dirs(NEWROOT "/run", 0755);
+	make_dirs(NEWROOT "/var/tmp", 0755);
+	do_mount("devpts", NEWROOT "/dev/pts", "devpts", 0, NULL);
+	do_mount("tmpfs", NEWROOT "/dev/shm", "tmpfs", 0, NULL);
+	do_mount("tmpfs", NEWROOT "/run", "tmpfs", 0, NULL);
+	if (stat(NEWROOT "/sys/fs/cgroup", &st) == 0 && S_ISDIR(st.st_mode))
+		do_mount("cgroup2", NEWROOT "/sys/fs/cgroup", "cgroup2", 0,
+		    NULL);
+	wait_group(1);
+	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (mount("/dev/vda", NEWROOT "/var/tmp", "ext4", 0, NULL) != 0)
+			fail("cannot mount the scratch disk: %s",
+			    strerror(errno));
+		chmod(NEWROOT "/var/tmp", 01777);
+	} else {
+		/*
+		 * No scratch disk: say so plainly (tmpfs) rather than let
+		 * /var/tmp look like a disk while its overlay writes go to
+		 * memory.
+		 */
+		do_mount("tmpfs", NEWROOT "/var/tmp", "tmpfs", 0, "mode=1777");
+	}
+	sethostname("regionbench-vm", strlen("regionbench-vm"));
+	target = join(NEWROOT, out);
+	make_dirs(target, 0755);
+	if (mount("/out", target, NULL, MS_MOVE, NULL) != 0)
+		fail("cannot move the results share: %s", strerror(errno));
+	ctl = join(out, "/" CONTROL_DIR);
+	ctlpath = join(NEWROOT, ctl);
+
+	snprintf(text, sizeof text, "%.2f\n", uptime());
+	say("command starts after %.2f s", uptime());
+	write_text(join(ctlpath, "/started"), text);
+	status = run_command(out, ctl, path);
+	say("command exited with status %d after %.2f s", status, uptime());
+	snprintf(text, sizeof text, "%d\n", status);
+	write_text(join(ctlpath, "/status.tmp"), text);
+	if (rename(join(ctlpath, "/status.tmp"), join(ctlpath, "/status"))
+	    != 0)
+		say("cannot write the status: %s", strerror(errno));
+	sync();
+	umount(target);
+	power_off();
+}
