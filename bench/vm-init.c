@@ -15,7 +15,8 @@
  * It is C, statically linked, rather than a shell script: under emulation
  * (TCG) every fork and exec costs 10-30 ms, and a script spends forty of
  * them on insmod, mount and mkdir before the command starts.  Here the
- * only process started is the command; modules load from a thread.
+ * only process started is the command, and the root and the scratch disk
+ * are made ready side by side (see root_lane).
  */
 #include "config.h"
 
@@ -45,14 +46,20 @@
 #define P9_OPTIONS	"trans=virtio,version=9p2000.L,msize=512000"
 
 #define MAX_MODULES	128
+#define MAX_NEEDS	16
 
-/* One line of /modules: "GROUP LEVEL NAME.ko", in load order. */
+/* One line of /modules: "GROUP NAME.ko [NEEDED.ko ...]", in load order. */
 struct module {
 	int		 group;
-	int		 level;
 	char		 name[64];
-	int		 error;		/* errno of a failed load, or 0 */
+	int		 needs[MAX_NEEDS];	/* indices in modules[] */
+	int		 nneeds;
+	int		 state;		/* LOAD_* */
+	int		 error;		/* errno of a failed load */
 };
+#define LOAD_PENDING	0
+#define LOAD_DONE	1
+#define LOAD_FAILED	2
 
 static struct module	modules[MAX_MODULES];
 static int		nmodules;
@@ -156,116 +163,232 @@ static void
 read_module_list(void)
 {
 	struct module *m;
-	char line[128];
+	char line[1024], *word, *save;
 	FILE *f;
+	int i, n = 0;
 
 	if ((f = fopen("/modules", "r")) == NULL)
 		return;		/* everything is built in */
 	while (fgets(line, sizeof line, f) != NULL) {
+		n++;
 		if (nmodules == MAX_MODULES)
 			fail("/modules: more than %d modules", MAX_MODULES);
 		m = &modules[nmodules];
-		if (sscanf(line, "%d %d %63s", &m->group, &m->level,
-		    m->name) != 3 || m->group < 0 || m->group >= VM_MODULE_GROUPS)
-			fail("/modules:%d: expected GROUP LEVEL NAME.ko",
-			    nmodules + 1);
+		if ((word = strtok_r(line, " \n", &save)) == NULL ||
+		    sscanf(word, "%d", &m->group) != 1 || m->group < 0 ||
+		    m->group >= VM_MODULE_GROUPS ||
+		    (word = strtok_r(NULL, " \n", &save)) == NULL ||
+		    strlen(word) >= sizeof m->name)
+			fail("/modules:%d: expected GROUP NAME.ko "
+			    "[NEEDED.ko ...]", n);
+		strcpy(m->name, word);
+		while ((word = strtok_r(NULL, " \n", &save)) != NULL) {
+			for (i = 0; i < nmodules; i++) {
+				if (strcmp(modules[i].name, word) == 0)
+					break;
+			}
+			if (i == nmodules || m->nneeds == MAX_NEEDS)
+				fail("/modules:%d: %s needs %s, not listed "
+				    "before it", n, m->name, word);
+			m->needs[m->nneeds++] = i;
+		}
 		nmodules++;
 	}
 	fclose(f);
 }
 
 /*
- * The loader's progress: groups are loaded in the order of load_order,
- * and loaded_groups counts those done; failed is the module that did
- * not load, which stops the loader.
+ * The guest gets ready in two lanes beside the main thread, each loading
+ * its modules in the order of /modules.  The root lane loads group 0
+ * (what the 9p shares need), mounts the host's root, loads group 2 (the
+ * overlay) and builds the new root; the scratch lane loads group 1 (the
+ * scratch disk's driver and ext4, the longest load of all: about half of
+ * the modules' time under TCG) and mounts the disk on /scratch, whence
+ * the main thread moves it into the new root.  Meanwhile the main thread
+ * mounts the results share and reads the host's instructions.  A module
+ * waits only for those it needs, whichever lane loads them.  More lanes
+ * were slower: under TCG on a busy host, modules loading on every guest
+ * CPU at once spent seconds waiting for each other (a CPU that holds a
+ * kernel lock or waits for an IPI loses its host thread to other work;
+ * docs/vm.md, Costs, has the measurements).  A lane that meets an error reports it and powers off like the main
+ * thread.
  */
-static const int	 load_order[] = { 0, 2, 1 };
-#define NGROUPS		 (int)(sizeof load_order / sizeof load_order[0])
-static pthread_mutex_t	 load_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t	 load_done = PTHREAD_COND_INITIALIZER;
-static int		 loaded_groups;
-static struct module	*failed;
+static pthread_mutex_t	 ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 ready_changed = PTHREAD_COND_INITIALIZER;
+static int		 root_ready;
+static int		 scratch_ready;
+static int		 scratch_mounted;	/* else there is no disk */
 
-static int
+/* Set a flag under ready_lock and wake whoever waits for it. */
+static void
+set_ready(int *flag)
+{
+	pthread_mutex_lock(&ready_lock);
+	*flag = 1;
+	pthread_cond_broadcast(&ready_changed);
+	pthread_mutex_unlock(&ready_lock);
+}
+
+static void
+wait_ready(const int *flag)
+{
+	pthread_mutex_lock(&ready_lock);
+	while (!*flag)
+		pthread_cond_wait(&ready_changed, &ready_lock);
+	pthread_mutex_unlock(&ready_lock);
+}
+
+static void
 load_module(struct module *m)
 {
 	char path[128];
-	int fd, error = 0;
+	int fd, i, state = LOAD_DONE, error = 0;
 
-	snprintf(path, sizeof path, "/lib/modules/%s", m->name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return (m->error = errno);
-	if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)
-		error = errno;
-	close(fd);
-	return (m->error = error);
+	pthread_mutex_lock(&ready_lock);
+	for (i = 0; i < m->nneeds; i++) {
+		while (modules[m->needs[i]].state == LOAD_PENDING)
+			pthread_cond_wait(&ready_changed, &ready_lock);
+		if (modules[m->needs[i]].state == LOAD_FAILED) {
+			state = LOAD_FAILED;
+			error = modules[m->needs[i]].error;
+		}
+	}
+	pthread_mutex_unlock(&ready_lock);
+	if (state == LOAD_DONE) {
+		snprintf(path, sizeof path, "/lib/modules/%s", m->name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+		    (syscall(SYS_finit_module, fd, "", 0) != 0 &&
+		    errno != EEXIST)) {
+			state = LOAD_FAILED;
+			error = errno;
+		}
+		if (fd != -1)
+			close(fd);
+	}
+	pthread_mutex_lock(&ready_lock);
+	m->state = state;
+	m->error = error;
+	pthread_cond_broadcast(&ready_changed);
+	pthread_mutex_unlock(&ready_lock);
 }
 
 /*
- * Load every module, one at a time: group 0 (what the shares need), then
- * group 2 (the overlay), then group 1 (what only the scratch disk needs),
- * each by dependency level, while the main thread mounts what the groups
- * before allow.  One at a time, because side by side was slower: under
- * TCG on a busy host, modules loading on both guest CPUs spent seconds
- * waiting for each other (a CPU that holds a kernel lock or waits for an
- * IPI loses its host thread to other work), and on a quiet host it gained
- * nothing measurable.
+ * Load a group's modules and fail naming the first that did not load (a
+ * module whose dependency failed names the dependency).
  */
-static void *
-load_modules(void *arg)
-{
-	int g, group, level, top, i;
-
-	(void)arg;
-	for (g = 0; g < NGROUPS; g++) {
-		group = load_order[g];
-		top = -1;
-		for (i = 0; i < nmodules; i++) {
-			if (modules[i].group == group && modules[i].level > top)
-				top = modules[i].level;
-		}
-		for (level = 0; level <= top; level++) {
-			for (i = 0; i < nmodules; i++) {
-				if (modules[i].group != group ||
-				    modules[i].level != level ||
-				    load_module(&modules[i]) == 0)
-					continue;
-				pthread_mutex_lock(&load_lock);
-				failed = &modules[i];
-				pthread_cond_broadcast(&load_done);
-				pthread_mutex_unlock(&load_lock);
-				return (NULL);
-			}
-		}
-		pthread_mutex_lock(&load_lock);
-		loaded_groups = g + 1;
-		pthread_cond_broadcast(&load_done);
-		pthread_mutex_unlock(&load_lock);
-	}
-	return (NULL);
-}
-
-/* Wait until a group's modules are loaded; fail if one did not load. */
 static void
-wait_group(int group)
+load_group(int group)
 {
-	struct module *m;
-	int g;
+	struct module *m = NULL;
+	int i;
 
-	for (g = 0; load_order[g] != group; g++)
-		;
-	pthread_mutex_lock(&load_lock);
-	while (loaded_groups <= g && failed == NULL)
-		pthread_cond_wait(&load_done, &load_lock);
-	m = failed;
-	pthread_mutex_unlock(&load_lock);
+	for (i = 0; i < nmodules; i++) {
+		if (modules[i].group == group)
+			load_module(&modules[i]);
+	}
+	pthread_mutex_lock(&ready_lock);
+	for (i = 0; i < nmodules && m == NULL; i++) {
+		if (modules[i].group == group &&
+		    modules[i].state == LOAD_FAILED)
+			m = &modules[i];
+	}
+	pthread_mutex_unlock(&ready_lock);
 	if (m == NULL)
 		return;
+	for (i = 0; i < m->nneeds; i++) {
+		if (modules[m->needs[i]].state == LOAD_FAILED) {
+			m = &modules[m->needs[i]];
+			i = -1;
+		}
+	}
 	if (m->error == EKEYREJECTED)
 		fail("cannot load module %s: %s (the kernel enforces module "
 		    "signatures: boot it with module.sig_enforce=1 so they "
 		    "are kept)", m->name, strerror(m->error));
 	fail("cannot load module %s: %s", m->name, strerror(m->error));
+}
+
+/* Wait until group 0 is loaded: the shares can be mounted. */
+static void
+wait_shares(void)
+{
+	int i;
+
+	pthread_mutex_lock(&ready_lock);
+	for (i = 0; i < nmodules; i++) {
+		while (modules[i].group == 0 &&
+		    modules[i].state != LOAD_DONE)
+			pthread_cond_wait(&ready_changed, &ready_lock);
+	}
+	pthread_mutex_unlock(&ready_lock);
+}
+
+/*
+ * The new root: the host's root read-only over 9p under a tmpfs overlay,
+ * with fresh proc, sys, dev and run.
+ */
+static void *
+root_lane(void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	load_group(0);
+	if (mount("root", "/lower", "9p", MS_RDONLY,
+	    P9_OPTIONS ",cache=loose") != 0)
+		fail("cannot mount the host's root over 9p: %s",
+		    strerror(errno));
+	do_mount("tmpfs", "/upper", "tmpfs", 0, "mode=0755");
+	make_dirs("/upper/upper", 0755);
+	make_dirs("/upper/work", 0755);
+	load_group(2);
+	if (mount("overlay", NEWROOT, "overlay", 0, "lowerdir=/lower,"
+	    "upperdir=/upper/upper,workdir=/upper/work") != 0)
+		fail("cannot mount the overlay root: %s", strerror(errno));
+	do_mount("proc", NEWROOT "/proc", "proc", 0, NULL);
+	do_mount("sysfs", NEWROOT "/sys", "sysfs", 0, NULL);
+	do_mount("devtmpfs", NEWROOT "/dev", "devtmpfs", 0, NULL);
+	make_dirs(NEWROOT "/dev/pts", 0755);
+	make_dirs(NEWROOT "/dev/shm", 0755);
+	make_dirs(NEWROOT "/run", 0755);
+	make_dirs(NEWROOT "/var/tmp", 0755);
+	do_mount("devpts", NEWROOT "/dev/pts", "devpts", 0, NULL);
+	do_mount("tmpfs", NEWROOT "/dev/shm", "tmpfs", 0, NULL);
+	do_mount("tmpfs", NEWROOT "/run", "tmpfs", 0, NULL);
+	if (stat(NEWROOT "/sys/fs/cgroup", &st) == 0 && S_ISDIR(st.st_mode))
+		do_mount("cgroup2", NEWROOT "/sys/fs/cgroup", "cgroup2", 0,
+		    NULL);
+	set_ready(&root_ready);
+	return (NULL);
+}
+
+/* The scratch disk (/dev/vda, ext4) on /scratch, if there is one. */
+static void *
+scratch_lane(void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	load_group(1);
+	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (mount("/dev/vda", "/scratch", "ext4", 0, NULL) != 0)
+			fail("cannot mount the scratch disk: %s",
+			    strerror(errno));
+		chmod("/scratch", 01777);
+		scratch_mounted = 1;
+	}
+	set_ready(&scratch_ready);
+	return (NULL);
+}
+
+static void
+start_lane(void *(*lane)(void *))
+{
+	pthread_t thread;
+
+	if (pthread_create(&thread, NULL, lane, NULL) != 0)
+		fail("cannot start a thread: %s", strerror(errno));
+	pthread_detach(thread);
 }
 
 /*
@@ -398,10 +521,8 @@ run_command(const char *out, const char *ctl, const char *path)
 int
 main(void)
 {
-	pthread_t loader;
 	char *env, *out, *path, *ctl, *ctlpath, *target, text[32];
 	size_t envlen;
-	struct stat st;
 	int fd, status;
 
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -421,10 +542,9 @@ main(void)
 	say("init up after %.2f s", uptime());
 
 	read_module_list();
-	if (pthread_create(&loader, NULL, load_modules, NULL) != 0)
-		fail("cannot start a thread: %s", strerror(errno));
-	wait_group(0);
-
+	start_lane(root_lane);
+	start_lane(scratch_lane);
+	wait_shares();
 	if (mount("out", "/out", "9p", 0, P9_OPTIONS) != 0)
 		fail("cannot mount the results share: %s", strerror(errno));
 	if ((env = read_file("/out/" CONTROL_DIR "/env", &envlen)) == NULL)
@@ -432,37 +552,13 @@ main(void)
 	if ((out = env_value(env, envlen, "RB_OUT")) == NULL ||
 	    out[0] != '/' || (path = env_value(env, envlen, "RB_PATH")) == NULL)
 		fail("/out/" CONTROL_DIR "/env: expected RB_OUT and RB_PATH");
-
-	if (mount("root", "/lower", "9p", MS_RDONLY,
-	    P9_OPTIONS ",cache=loose") != 0)
-		fail("cannot mount the host's root over 9p: %s",
-		    strerror(errno));
-	do_mount("tmpfs", "/upper", "tmpfs", 0, "mode=0755");
-	make_dirs("/upper/upper", 0755);
-	make_dirs("/upper/work", 0755);
-	wait_group(2);
-	if (mount("overlay", NEWROOT, "overlay", 0, "lowerdir=/lower,"
-	    "upperdir=/upper/upper,workdir=/upper/work") != 0)
-		fail("cannot mount the overlay root: %s", strerror(errno));
-	do_mount("proc", NEWROOT "/proc", "proc", 0, NULL);
-	do_mount("sysfs", NEWROOT "/sys", "sysfs", 0, NULL);
-	do_mount("devtmpfs", NEWROOT "/dev", "devtmpfs", 0, NULL);
-	make_dirs(NEWROOT "/dev/pts", 0755);
-	make_dirs(NEWROOT "/dev/shm", 0755);
-	make_dirs(NEWROOT "/run", 0755);
-	make_dirs(NEWROOT "/var/tmp", 0755);
-	do_mount("devpts", NEWROOT "/dev/pts", "devpts", 0, NULL);
-	do_mount("tmpfs", NEWROOT "/dev/shm", "tmpfs", 0, NULL);
-	do_mount("tmpfs", NEWROOT "/run", "tmpfs", 0, NULL);
-	if (stat(NEWROOT "/sys/fs/cgroup", &st) == 0 && S_ISDIR(st.st_mode))
-		do_mount("cgroup2", NEWROOT "/sys/fs/cgroup", "cgroup2", 0,
-		    NULL);
-	wait_group(1);
-	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
-		if (mount("/dev/vda", NEWROOT "/var/tmp", "ext4", 0, NULL) != 0)
-			fail("cannot mount the scratch disk: %s",
+	wait_ready(&root_ready);
+	wait_ready(&scratch_ready);
+	if (scratch_mounted) {
+		if (mount("/scratch", NEWROOT "/var/tmp", NULL, MS_MOVE, NULL)
+		    != 0)
+			fail("cannot move the scratch disk: %s",
 			    strerror(errno));
-		chmod(NEWROOT "/var/tmp", 01777);
 	} else {
 		/*
 		 * No scratch disk: say so plainly (tmpfs) rather than let

@@ -35,11 +35,10 @@
 
 /*
  * What the guest init needs, and the kernel option that provides it.  The
- * init waits for group 0 before it mounts the shares; the other groups
- * load after it while the shares are mounted and are waited for only
- * where they are needed: group 2, the overlay, before the root's mount,
- * group 1, the scratch disk's file system (under emulation ext4 alone
- * takes a good part of a second), before the scratch disk's.
+ * init waits for group 0 before it mounts the shares, for group 2 before
+ * the overlay root and for group 1 before the scratch disk; group 1 (the
+ * scratch disk's driver and file system: ext4 alone is most of the
+ * modules' cost under emulation) loads beside groups 0 and 2.
  */
 static const struct vm_module_need {
 	const char	*name;
@@ -49,10 +48,10 @@ static const struct vm_module_need {
 	{ .name = "virtio_pci", .config = "CONFIG_VIRTIO_PCI" },
 	{ .name = "9pnet_virtio", .config = "CONFIG_NET_9P_VIRTIO" },
 	{ .name = "9p", .config = "CONFIG_9P_FS" },
-	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK" },
 	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C",
 	  .group = 1 },
 	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .group = 1 },
+	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK", .group = 1 },
 	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS", .group = 2 },
 	{ .name = NULL }
 };
@@ -399,14 +398,11 @@ struct vm_modset {
 	int		 n;
 	char		**names;
 	char		**paths;
-	/* 0 for a module needing no other of the set, else one more than
-	 * the deepest it needs: the modules of a level load together. */
-	int		*levels;
-	/* The group of the needs that brought the module in (see vm_needs):
-	 * a background group's modules need only modules of their group. */
+	/* The modules of the set each one needs (text: " NAME.ko" each). */
+	char		**deps;
+	/* The group of the needs that brought the module in (see vm_needs). */
 	int		*groups;
 	int		 adding_group;	/* the group of the needs being added */
-	int		 mixed;		/* a module needs one of another group */
 };
 
 static int
@@ -432,8 +428,9 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
     int depth, char **cause)
 {
 	char *data, *deps, *magic, *d, *save;
+	struct vm_buf needs = { 0 };
 	size_t len;
-	int i, j, rc = 0, level = 0, group = s->adding_group;
+	int i, rc = 0, group = s->adding_group;
 
 	if (vm_modset_has(s, name))
 		return (0);
@@ -476,13 +473,11 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 
 			rc = vm_modset_add(s, t, k, dn, NULL, depth + 1,
 			    cause);
-			for (j = 0; rc == 0 && j < s->n; j++) {
-				if (strcmp(s->names[j], dn) != 0)
-					continue;
-				if (s->levels[j] + 1 > level)
-					level = s->levels[j] + 1;
-				if (s->groups[j] != group)
-					s->mixed = 1;
+			/* A built-in dependency is not in the set. */
+			if (rc == 0 && vm_modset_has(s, dn)) {
+				vm_buf_add(&needs, " ", 1);
+				vm_buf_add(&needs, dn, strlen(dn));
+				vm_buf_add(&needs, ".ko", 3);
 			}
 			free(dn);
 		}
@@ -493,16 +488,19 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 		    sizeof *s->names);
 		s->paths = xreallocarray(s->paths, s->n + 1,
 		    sizeof *s->paths);
-		s->levels = xreallocarray(s->levels, s->n + 1,
-		    sizeof *s->levels);
+		s->deps = xreallocarray(s->deps, s->n + 1,
+		    sizeof *s->deps);
 		s->groups = xreallocarray(s->groups, s->n + 1,
 		    sizeof *s->groups);
 		s->names[s->n] = xstrdup(name);
-		s->levels[s->n] = level;
+		vm_buf_add(&needs, "", 1);
+		s->deps[s->n] = needs.data;
+		needs.data = NULL;
 		s->groups[s->n] = group;
 		s->paths[s->n++] = xstrdup(t->paths[i]);
 	}
 out:
+	free(needs.data);
 	free(magic);
 	free(data);
 	return (rc);
@@ -516,10 +514,11 @@ vm_modset_free(struct vm_modset *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->names[i]);
 		free(s->paths[i]);
+		free(s->deps[i]);
 	}
 	free(s->names);
 	free(s->paths);
-	free(s->levels);
+	free(s->deps);
 	free(s->groups);
 }
 
@@ -683,14 +682,6 @@ vm_initramfs_modset(struct vm_modset *set, const struct vm_kernel *k,
 				    cause);
 		}
 	}
-	/*
-	 * A module needing one of another group could start before that
-	 * one is loaded: then everything loads in the foreground.
-	 */
-	if (set->mixed) {
-		for (i = 0; i < set->n; i++)
-			set->groups[i] = 0;
-	}
 out:
 	vm_modtree_free(&tree);
 	return (rc);
@@ -724,9 +715,10 @@ vm_module_unsigned_len(const char *data, size_t len)
 }
 
 /*
- * Add each module file and the list of them to a cpio: one "GROUP LEVEL
- * NAME.ko" line each, in load order, for the init to load a level's
- * modules side by side and groups 1 and 2 in the background.
+ * Add each module file and the list of them to a cpio: one "GROUP NAME.ko
+ * [NEEDED.ko ...]" line each, every module after those it needs, so the
+ * init can load a group while another loads and wait only for what a
+ * module needs.
  * keep_signatures is set when the kernel enforces them.
  */
 static int
@@ -750,8 +742,8 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 			len = vm_module_unsigned_len(data, len);
 		vm_cpio_add(b, name, S_IFREG | 0644, 0, 0, data, len);
 		free(data);
-		snprintf(name, sizeof name, "%d %d %s.ko\n", set->groups[i],
-		    set->levels[i], set->names[i]);
+		snprintf(name, sizeof name, "%d %s.ko%s\n", set->groups[i],
+		    set->names[i], set->deps[i]);
 		vm_buf_add(&order, name, strlen(name));
 	}
 	vm_cpio_add(b, "modules", S_IFREG | 0644, 0, 0, order.data,
@@ -768,7 +760,8 @@ vm_initramfs_build(const struct vm_kernel *k, const char *modules,
 {
 	/* The init's mount points, made here so it starts by mounting. */
 	static const char *const dirs[] = { "dev", "proc", "sys", "out",
-	    "lower", "upper", "newroot", "lib", "lib/modules", NULL };
+	    "lower", "upper", "newroot", "scratch", "lib", "lib/modules",
+	    NULL };
 	struct vm_modset set = { 0 };
 	struct vm_buf b = { 0 };
 	int i, rc;

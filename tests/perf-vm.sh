@@ -1,13 +1,13 @@
 # make perf: the cost of a regionbench vm boot (TCG unless /dev/kvm).
 #   vm_boot_to_command_s   QEMU start to the command starting (vm.json),
-#                          median of 3 boots of tests/vm-kernel's kernel
+#                          median of 5 boots of tests/vm-kernel's kernel
 #   vm_run_true_s          `regionbench vm -- true` from start to exit, as
 #                          a user waits for it (scratch disk, initramfs
-#                          cache, modules, mounts, power off), median of 3
+#                          cache, modules, mounts, power off), median of 5
 #   vm_boot_bare_s         QEMU start to exit for the same kernel on the
 #                          same machine (booted the same way, with the
 #                          same shares, scratch disk and serial ports) and
-#                          an initramfs that only powers off, median of 3
+#                          an initramfs that only powers off, median of 5
 #   vm_boot_vs_qemu_bare   vm_boot_to_command_s over vm_boot_bare_s: QEMU
 #                          start to the command against QEMU start to the
 #                          bare guest's exit; target <= 1.2
@@ -71,7 +71,7 @@ now() {
 : >"$work/bare.t"
 "$REGIONBENCH" vm --kernel "$kernel" --quiet --out "$work/o0" -- true \
     >/dev/null 2>&1 || { echo "vm_boot_to_command_s=failed"; exit 1; }
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
 	t0=$(now)
 	"$REGIONBENCH" vm --kernel "$kernel" --quiet --out "$work/o$i" \
 	    -- true >/dev/null 2>&1 || { echo "vm_boot_to_command_s=failed"; exit 1; }
