@@ -15,8 +15,8 @@
  * It is C, statically linked, rather than a shell script: under emulation
  * (TCG) every fork and exec costs 10-30 ms, and a script spends forty of
  * them on insmod, mount and mkdir before the command starts.  Here the
- * only process started is the command, and the root and the scratch disk
- * are made ready side by side (see root_lane).
+ * only process started is the command, and the modules load beside the
+ * mounts (see loader).
  */
 #include "config.h"
 
@@ -198,24 +198,22 @@ read_module_list(void)
 }
 
 /*
- * The guest gets ready in two lanes beside the main thread, each loading
- * its modules in the order of /modules.  The root lane loads group 0
- * (what the 9p shares need), mounts the host's root, loads group 2 (the
- * overlay) and builds the new root; the scratch lane loads group 1 (the
+ * One thread loads the modules, one at a time in the order of /modules
+ * by group: 0 (what the 9p shares need), 2 (the overlay), then 1 (the
  * scratch disk's driver and ext4, the longest load of all: about half of
- * the modules' time under TCG) and mounts the disk on /scratch, whence
- * the main thread moves it into the new root.  Meanwhile the main thread
- * mounts the results share and reads the host's instructions.  A module
- * waits only for those it needs, whichever lane loads them.  More lanes
- * were slower: under TCG on a busy host, modules loading on every guest
- * CPU at once spent seconds waiting for each other (a CPU that holds a
- * kernel lock or waits for an IPI loses its host thread to other work;
- * docs/vm.md, Costs, has the measurements).  A lane that meets an error reports it and powers off like the main
- * thread.
+ * the modules' time under TCG), and then mounts the scratch disk on
+ * /scratch; the main thread mounts the shares and builds the new root
+ * meanwhile, and moves the disk into it.  Loading modules side by side
+ * (two lanes, or every module of a dependency level at once) saved 0.05
+ * s on a quiet host but cost a second or more on a busy one: modules
+ * loading on two guest CPUs wait for each other, and a guest CPU that
+ * holds a kernel lock or waits for an IPI loses its host thread to other
+ * work (docs/vm.md, Costs).  One at a time also keeps the boot, and so
+ * the guest's memory layout, the same from boot to boot.  The loader
+ * reports an error itself and powers off, like the main thread.
  */
 static pthread_mutex_t	 ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	 ready_changed = PTHREAD_COND_INITIALIZER;
-static int		 root_ready;
 static int		 scratch_ready;
 static int		 scratch_mounted;	/* else there is no disk */
 
@@ -308,32 +306,50 @@ load_group(int group)
 	fail("cannot load module %s: %s", m->name, strerror(m->error));
 }
 
-/* Wait until group 0 is loaded: the shares can be mounted. */
+/* Wait until the loader has loaded a group (or failed, and powers off). */
 static void
-wait_shares(void)
+wait_loaded(int group)
 {
 	int i;
 
 	pthread_mutex_lock(&ready_lock);
 	for (i = 0; i < nmodules; i++) {
-		while (modules[i].group == 0 &&
+		while (modules[i].group == group &&
 		    modules[i].state != LOAD_DONE)
 			pthread_cond_wait(&ready_changed, &ready_lock);
 	}
 	pthread_mutex_unlock(&ready_lock);
 }
 
-/*
- * The new root: the host's root read-only over 9p under a tmpfs overlay,
- * with fresh proc, sys, dev and run.
- */
 static void *
-root_lane(void *arg)
+loader(void *arg)
 {
 	struct stat st;
 
 	(void)arg;
 	load_group(0);
+	load_group(2);
+	load_group(1);
+	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (mount("/dev/vda", "/scratch", "ext4", 0, NULL) != 0)
+			fail("cannot mount the scratch disk: %s",
+			    strerror(errno));
+		chmod("/scratch", 01777);
+		scratch_mounted = 1;
+	}
+	set_ready(&scratch_ready);
+	return (NULL);
+}
+
+/*
+ * The new root: the host's root read-only over 9p under a tmpfs overlay,
+ * with fresh proc, sys, dev and run.
+ */
+static void
+build_root(void)
+{
+	struct stat st;
+
 	if (mount("root", "/lower", "9p", MS_RDONLY,
 	    P9_OPTIONS ",cache=loose") != 0)
 		fail("cannot mount the host's root over 9p: %s",
@@ -341,7 +357,7 @@ root_lane(void *arg)
 	do_mount("tmpfs", "/upper", "tmpfs", 0, "mode=0755");
 	make_dirs("/upper/upper", 0755);
 	make_dirs("/upper/work", 0755);
-	load_group(2);
+	wait_loaded(2);
 	if (mount("overlay", NEWROOT, "overlay", 0, "lowerdir=/lower,"
 	    "upperdir=/upper/upper,workdir=/upper/work") != 0)
 		fail("cannot mount the overlay root: %s", strerror(errno));
@@ -358,37 +374,6 @@ root_lane(void *arg)
 	if (stat(NEWROOT "/sys/fs/cgroup", &st) == 0 && S_ISDIR(st.st_mode))
 		do_mount("cgroup2", NEWROOT "/sys/fs/cgroup", "cgroup2", 0,
 		    NULL);
-	set_ready(&root_ready);
-	return (NULL);
-}
-
-/* The scratch disk (/dev/vda, ext4) on /scratch, if there is one. */
-static void *
-scratch_lane(void *arg)
-{
-	struct stat st;
-
-	(void)arg;
-	load_group(1);
-	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
-		if (mount("/dev/vda", "/scratch", "ext4", 0, NULL) != 0)
-			fail("cannot mount the scratch disk: %s",
-			    strerror(errno));
-		chmod("/scratch", 01777);
-		scratch_mounted = 1;
-	}
-	set_ready(&scratch_ready);
-	return (NULL);
-}
-
-static void
-start_lane(void *(*lane)(void *))
-{
-	pthread_t thread;
-
-	if (pthread_create(&thread, NULL, lane, NULL) != 0)
-		fail("cannot start a thread: %s", strerror(errno));
-	pthread_detach(thread);
 }
 
 /*
@@ -523,6 +508,7 @@ main(void)
 {
 	char *env, *out, *path, *ctl, *ctlpath, *target, text[32];
 	size_t envlen;
+	pthread_t thread;
 	int fd, status;
 
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -542,9 +528,9 @@ main(void)
 	say("init up after %.2f s", uptime());
 
 	read_module_list();
-	start_lane(root_lane);
-	start_lane(scratch_lane);
-	wait_shares();
+	if (pthread_create(&thread, NULL, loader, NULL) != 0)
+		fail("cannot start a thread: %s", strerror(errno));
+	wait_loaded(0);
 	if (mount("out", "/out", "9p", 0, P9_OPTIONS) != 0)
 		fail("cannot mount the results share: %s", strerror(errno));
 	if ((env = read_file("/out/" CONTROL_DIR "/env", &envlen)) == NULL)
@@ -552,7 +538,7 @@ main(void)
 	if ((out = env_value(env, envlen, "RB_OUT")) == NULL ||
 	    out[0] != '/' || (path = env_value(env, envlen, "RB_PATH")) == NULL)
 		fail("/out/" CONTROL_DIR "/env: expected RB_OUT and RB_PATH");
-	wait_ready(&root_ready);
+	build_root();
 	wait_ready(&scratch_ready);
 	if (scratch_mounted) {
 		if (mount("/scratch", NEWROOT "/var/tmp", NULL, MS_MOVE, NULL)
