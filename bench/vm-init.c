@@ -46,20 +46,16 @@
 #define P9_OPTIONS	"trans=virtio,version=9p2000.L,msize=512000"
 
 #define MAX_MODULES	128
-#define MAX_NEEDS	16
 
-/* One line of /modules: "GROUP NAME.ko [NEEDED.ko ...]", in load order. */
+/*
+ * One line of /modules: "GROUP NAME.ko", in load order: each module after
+ * those it needs, and those of a group after those of the groups before
+ * it (lib/vm-image.c).
+ */
 struct module {
 	int		 group;
 	char		 name[64];
-	int		 needs[MAX_NEEDS];	/* indices in modules[] */
-	int		 nneeds;
-	int		 state;		/* LOAD_* */
-	int		 error;		/* errno of a failed load */
 };
-#define LOAD_PENDING	0
-#define LOAD_DONE	1
-#define LOAD_FAILED	2
 
 static struct module	modules[MAX_MODULES];
 static int		nmodules;
@@ -163,173 +159,105 @@ static void
 read_module_list(void)
 {
 	struct module *m;
-	char line[1024], *word, *save;
+	char line[128];
 	FILE *f;
-	int i, n = 0;
 
 	if ((f = fopen("/modules", "r")) == NULL)
 		return;		/* everything is built in */
 	while (fgets(line, sizeof line, f) != NULL) {
-		n++;
 		if (nmodules == MAX_MODULES)
 			fail("/modules: more than %d modules", MAX_MODULES);
 		m = &modules[nmodules];
-		if ((word = strtok_r(line, " \n", &save)) == NULL ||
-		    sscanf(word, "%d", &m->group) != 1 || m->group < 0 ||
-		    m->group >= VM_MODULE_GROUPS ||
-		    (word = strtok_r(NULL, " \n", &save)) == NULL ||
-		    strlen(word) >= sizeof m->name)
-			fail("/modules:%d: expected GROUP NAME.ko "
-			    "[NEEDED.ko ...]", n);
-		strcpy(m->name, word);
-		while ((word = strtok_r(NULL, " \n", &save)) != NULL) {
-			for (i = 0; i < nmodules; i++) {
-				if (strcmp(modules[i].name, word) == 0)
-					break;
-			}
-			if (i == nmodules || m->nneeds == MAX_NEEDS)
-				fail("/modules:%d: %s needs %s, not listed "
-				    "before it", n, m->name, word);
-			m->needs[m->nneeds++] = i;
-		}
+		if (sscanf(line, "%d %63s", &m->group, m->name) != 2 ||
+		    m->group < 0 || m->group >= VM_MODULE_GROUPS)
+			fail("/modules:%d: expected GROUP NAME.ko",
+			    nmodules + 1);
 		nmodules++;
 	}
 	fclose(f);
 }
 
 /*
- * One thread loads the modules, one at a time in the order of /modules
- * by group: 0 (what the 9p shares need), 2 (the overlay), then 1 (the
- * scratch disk's driver and ext4, the longest load of all: about half of
- * the modules' time under TCG), and then mounts the scratch disk on
- * /scratch; the main thread mounts the shares and builds the new root
- * meanwhile, and moves the disk into it.  Loading modules side by side
- * (two lanes, or every module of a dependency level at once) saved 0.05
- * s on a quiet host but cost a second or more on a busy one: modules
- * loading on two guest CPUs wait for each other, and a guest CPU that
- * holds a kernel lock or waits for an IPI loses its host thread to other
- * work (docs/vm.md, Costs).  One at a time also keeps the boot, and so
- * the guest's memory layout, the same from boot to boot.  The loader
- * reports an error itself and powers off, like the main thread.
+ * One thread loads the modules, one at a time, group by group: 0 (what
+ * the 9p shares need), 1 (the overlay), then 2 (the scratch disk's driver
+ * and ext4, the longest load of all: about half of the modules' time
+ * under TCG), and then mounts the scratch disk on /scratch; the main
+ * thread mounts the shares and builds the new root meanwhile, and moves
+ * the disk into it.  Loading modules side by side (two lanes, or every
+ * module of a dependency level at once) saved 0.05 s on a quiet host but
+ * cost a second or more on a busy one: modules loading on two guest CPUs
+ * wait for each other, and a guest CPU that holds a kernel lock or waits
+ * for an IPI loses its host thread to other work (docs/vm.md, Costs).
+ * One at a time also keeps the boot, and so the guest's memory layout,
+ * the same from boot to boot.  The loader reports an error itself and
+ * powers off, like the main thread.
  */
 static pthread_mutex_t	 ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	 ready_changed = PTHREAD_COND_INITIALIZER;
+static int		 groups_loaded;
 static int		 scratch_ready;
 static int		 scratch_mounted;	/* else there is no disk */
 
-/* Set a flag under ready_lock and wake whoever waits for it. */
+/* Set a counter under ready_lock and wake whoever waits for it. */
 static void
-set_ready(int *flag)
+set_ready(int *counter, int value)
 {
 	pthread_mutex_lock(&ready_lock);
-	*flag = 1;
+	*counter = value;
 	pthread_cond_broadcast(&ready_changed);
 	pthread_mutex_unlock(&ready_lock);
 }
 
+/* Wait until a counter reaches value. */
 static void
-wait_ready(const int *flag)
+wait_ready(const int *counter, int value)
 {
 	pthread_mutex_lock(&ready_lock);
-	while (!*flag)
+	while (*counter < value)
 		pthread_cond_wait(&ready_changed, &ready_lock);
 	pthread_mutex_unlock(&ready_lock);
 }
 
 static void
-load_module(struct module *m)
+load_module(const struct module *m)
 {
 	char path[128];
-	int fd, i, state = LOAD_DONE, error = 0;
+	int fd;
 
-	pthread_mutex_lock(&ready_lock);
-	for (i = 0; i < m->nneeds; i++) {
-		while (modules[m->needs[i]].state == LOAD_PENDING)
-			pthread_cond_wait(&ready_changed, &ready_lock);
-		if (modules[m->needs[i]].state == LOAD_FAILED) {
-			state = LOAD_FAILED;
-			error = modules[m->needs[i]].error;
-		}
+	snprintf(path, sizeof path, "/lib/modules/%s", m->name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)) {
+		if (errno == EKEYREJECTED)
+			fail("cannot load module %s: %s (the kernel enforces "
+			    "module signatures: boot it with "
+			    "module.sig_enforce=1 so they are kept)", m->name,
+			    strerror(errno));
+		fail("cannot load module %s: %s", m->name, strerror(errno));
 	}
-	pthread_mutex_unlock(&ready_lock);
-	if (state == LOAD_DONE) {
-		snprintf(path, sizeof path, "/lib/modules/%s", m->name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
-		    (syscall(SYS_finit_module, fd, "", 0) != 0 &&
-		    errno != EEXIST)) {
-			state = LOAD_FAILED;
-			error = errno;
-		}
-		if (fd != -1)
-			close(fd);
-	}
-	pthread_mutex_lock(&ready_lock);
-	m->state = state;
-	m->error = error;
-	pthread_cond_broadcast(&ready_changed);
-	pthread_mutex_unlock(&ready_lock);
-}
-
-/*
- * Load a group's modules and fail naming the first that did not load (a
- * module whose dependency failed names the dependency).
- */
-static void
-load_group(int group)
-{
-	struct module *m = NULL;
-	int i;
-
-	for (i = 0; i < nmodules; i++) {
-		if (modules[i].group == group)
-			load_module(&modules[i]);
-	}
-	pthread_mutex_lock(&ready_lock);
-	for (i = 0; i < nmodules && m == NULL; i++) {
-		if (modules[i].group == group &&
-		    modules[i].state == LOAD_FAILED)
-			m = &modules[i];
-	}
-	pthread_mutex_unlock(&ready_lock);
-	if (m == NULL)
-		return;
-	for (i = 0; i < m->nneeds; i++) {
-		if (modules[m->needs[i]].state == LOAD_FAILED) {
-			m = &modules[m->needs[i]];
-			i = -1;
-		}
-	}
-	if (m->error == EKEYREJECTED)
-		fail("cannot load module %s: %s (the kernel enforces module "
-		    "signatures: boot it with module.sig_enforce=1 so they "
-		    "are kept)", m->name, strerror(m->error));
-	fail("cannot load module %s: %s", m->name, strerror(m->error));
+	close(fd);
 }
 
 /* Wait until the loader has loaded a group (or failed, and powers off). */
 static void
 wait_loaded(int group)
 {
-	int i;
-
-	pthread_mutex_lock(&ready_lock);
-	for (i = 0; i < nmodules; i++) {
-		while (modules[i].group == group &&
-		    modules[i].state != LOAD_DONE)
-			pthread_cond_wait(&ready_changed, &ready_lock);
-	}
-	pthread_mutex_unlock(&ready_lock);
+	wait_ready(&groups_loaded, group + 1);
 }
 
 static void *
 loader(void *arg)
 {
 	struct stat st;
+	int group, i;
 
 	(void)arg;
-	load_group(0);
-	load_group(2);
-	load_group(1);
+	for (group = 0; group < VM_MODULE_GROUPS; group++) {
+		for (i = 0; i < nmodules; i++) {
+			if (modules[i].group == group)
+				load_module(&modules[i]);
+		}
+		set_ready(&groups_loaded, group + 1);
+	}
 	if (stat("/dev/vda", &st) == 0 && S_ISBLK(st.st_mode)) {
 		if (mount("/dev/vda", "/scratch", "ext4", 0, NULL) != 0)
 			fail("cannot mount the scratch disk: %s",
@@ -337,7 +265,7 @@ loader(void *arg)
 		chmod("/scratch", 01777);
 		scratch_mounted = 1;
 	}
-	set_ready(&scratch_ready);
+	set_ready(&scratch_ready, 1);
 	return (NULL);
 }
 
@@ -357,7 +285,7 @@ build_root(void)
 	do_mount("tmpfs", "/upper", "tmpfs", 0, "mode=0755");
 	make_dirs("/upper/upper", 0755);
 	make_dirs("/upper/work", 0755);
-	wait_loaded(2);
+	wait_loaded(1);
 	if (mount("overlay", NEWROOT, "overlay", 0, "lowerdir=/lower,"
 	    "upperdir=/upper/upper,workdir=/upper/work") != 0)
 		fail("cannot mount the overlay root: %s", strerror(errno));
@@ -539,7 +467,7 @@ main(void)
 	    out[0] != '/' || (path = env_value(env, envlen, "RB_PATH")) == NULL)
 		fail("/out/" CONTROL_DIR "/env: expected RB_OUT and RB_PATH");
 	build_root();
-	wait_ready(&scratch_ready);
+	wait_ready(&scratch_ready, 1);
 	if (scratch_mounted) {
 		if (mount("/scratch", NEWROOT "/var/tmp", NULL, MS_MOVE, NULL)
 		    != 0)

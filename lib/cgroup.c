@@ -6,8 +6,8 @@
  * is one pid per line.
  */
 #include "config.h"
-#include <errno.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -35,10 +35,10 @@
 
 /*
  * What the guest init needs, and the kernel option that provides it.  The
- * init waits for group 0 before it mounts the shares, for group 2 before
- * the overlay root and for group 1 before the scratch disk; group 1 (the
+ * init loads the groups in order and waits for group 0 before it mounts
+ * the shares, for group 1 before the overlay root and for group 2 (the
  * scratch disk's driver and file system: ext4 alone is most of the
- * modules' cost under emulation) loads beside groups 0 and 2.
+ * modules' cost under emulation) before the scratch disk.
  */
 static const struct vm_module_need {
 	const char	*name;
@@ -48,11 +48,11 @@ static const struct vm_module_need {
 	{ .name = "virtio_pci", .config = "CONFIG_VIRTIO_PCI" },
 	{ .name = "9pnet_virtio", .config = "CONFIG_NET_9P_VIRTIO" },
 	{ .name = "9p", .config = "CONFIG_9P_FS" },
+	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS", .group = 1 },
 	{ .name = "crc32c_generic", .config = "CONFIG_CRYPTO_CRC32C",
-	  .group = 1 },
-	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .group = 1 },
-	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK", .group = 1 },
-	{ .name = "overlay", .config = "CONFIG_OVERLAY_FS", .group = 2 },
+	  .group = 2 },
+	{ .name = "ext4", .config = "CONFIG_EXT4_FS", .group = 2 },
+	{ .name = "virtio_blk", .config = "CONFIG_VIRTIO_BLK", .group = 2 },
 	{ .name = NULL }
 };
 
@@ -398,9 +398,11 @@ struct vm_modset {
 	int		 n;
 	char		**names;
 	char		**paths;
-	/* The modules of the set each one needs (text: " NAME.ko" each). */
-	char		**deps;
-	/* The group of the needs that brought the module in (see vm_needs). */
+	/*
+	 * The group of the needs that brought the module in (see vm_needs):
+	 * the first that needed it, so a module's dependencies are in its
+	 * group or an earlier one, which the init has loaded before.
+	 */
 	int		*groups;
 	int		 adding_group;	/* the group of the needs being added */
 };
@@ -428,7 +430,6 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
     int depth, char **cause)
 {
 	char *data, *deps, *magic, *d, *save;
-	struct vm_buf needs = { 0 };
 	size_t len;
 	int i, rc = 0, group = s->adding_group;
 
@@ -473,12 +474,6 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 
 			rc = vm_modset_add(s, t, k, dn, NULL, depth + 1,
 			    cause);
-			/* A built-in dependency is not in the set. */
-			if (rc == 0 && vm_modset_has(s, dn)) {
-				vm_buf_add(&needs, " ", 1);
-				vm_buf_add(&needs, dn, strlen(dn));
-				vm_buf_add(&needs, ".ko", 3);
-			}
 			free(dn);
 		}
 		free(deps);
@@ -488,19 +483,13 @@ vm_modset_add(struct vm_modset *s, const struct vm_modtree *t,
 		    sizeof *s->names);
 		s->paths = xreallocarray(s->paths, s->n + 1,
 		    sizeof *s->paths);
-		s->deps = xreallocarray(s->deps, s->n + 1,
-		    sizeof *s->deps);
 		s->groups = xreallocarray(s->groups, s->n + 1,
 		    sizeof *s->groups);
 		s->names[s->n] = xstrdup(name);
-		vm_buf_add(&needs, "", 1);
-		s->deps[s->n] = needs.data;
-		needs.data = NULL;
 		s->groups[s->n] = group;
 		s->paths[s->n++] = xstrdup(t->paths[i]);
 	}
 out:
-	free(needs.data);
 	free(magic);
 	free(data);
 	return (rc);
@@ -514,11 +503,9 @@ vm_modset_free(struct vm_modset *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->names[i]);
 		free(s->paths[i]);
-		free(s->deps[i]);
 	}
 	free(s->names);
 	free(s->paths);
-	free(s->deps);
 	free(s->groups);
 }
 
@@ -652,7 +639,8 @@ vm_initramfs_key(const struct vm_kernel *k, const char *modules,
 			memset(&st, 0, sizeof st);
 		free(dep);
 	}
-	key = xasprintf("%s %s %s %lld.%09ld %lld %d", k->sha256, inithash, modules != NULL ? modules : "-",
+	key = xasprintf("%s %s %s %lld.%09ld %lld %d", k->sha256, inithash,
+	    modules != NULL ? modules : "-",
 	    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
 	    (long long)st.st_size, keep_signatures);
 	vm_sha256(key, strlen(key), hash);
@@ -715,11 +703,9 @@ vm_module_unsigned_len(const char *data, size_t len)
 }
 
 /*
- * Add each module file and the list of them to a cpio: one "GROUP NAME.ko
- * [NEEDED.ko ...]" line each, every module after those it needs, so the
- * init can load a group while another loads and wait only for what a
- * module needs.
- * keep_signatures is set when the kernel enforces them.
+ * Add each module file and the list of them to a cpio: one "GROUP NAME.ko"
+ * line each, in load order (each module after those it needs, groups in
+ * order).  keep_signatures is set when the kernel enforces them.
  */
 static int
 vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
@@ -742,8 +728,8 @@ vm_cpio_modules(struct vm_buf *b, const struct vm_modset *set,
 			len = vm_module_unsigned_len(data, len);
 		vm_cpio_add(b, name, S_IFREG | 0644, 0, 0, data, len);
 		free(data);
-		snprintf(name, sizeof name, "%d %s.ko%s\n", set->groups[i],
-		    set->names[i], set->deps[i]);
+		snprintf(name, sizeof name, "%d %s.ko\n", set->groups[i],
+		    set->names[i]);
 		vm_buf_add(&order, name, strlen(name));
 	}
 	vm_cpio_add(b, "modules", S_IFREG | 0644, 0, 0, order.data,
