@@ -651,6 +651,47 @@ vm_print_tail(const char *path, int lines)
 		fprintf(stderr, "  | %s\n", p);
 }
 
+/*
+ * The first console line holding one of tags, from the tag on, without
+ * the timestamp before it; NULL when there is none.  The console is the
+ * only witness of a guest kernel that panicked (panic=-1 reboots it, which
+ * -no-reboot turns into QEMU exiting as after a power off) or that hung
+ * after an oops.
+ */
+static char *
+vm_console_find(const char *path, const char *const *tags)
+{
+	char *line = NULL, *found = NULL, *p, *nl;
+	size_t cap = 0;
+	FILE *f;
+	int i;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return (NULL);
+	while (found == NULL && getline(&line, &cap, f) != -1) {
+		for (i = 0, p = NULL; tags[i] != NULL && p == NULL; i++)
+			p = strstr(line, tags[i]);
+		if (p == NULL)
+			continue;
+		/* The serial console ends its lines with "\r\n". */
+		if ((nl = strpbrk(p, "\r\n")) != NULL)
+			*nl = '\0';
+		found = xstrdup(p);
+	}
+	free(line);
+	fclose(f);
+	return (found);
+}
+
+static const char *const vm_panic_tags[] = {
+	"Kernel panic - not syncing:", NULL
+};
+/* What the kernel prints, at error level or above, when it hits a bug. */
+static const char *const vm_trouble_tags[] = {
+	"Kernel panic - not syncing:", "BUG:", "Oops:", "general protection",
+	"INFO: task", NULL
+};
+
 /* In the child: send QEMU's output to its log, then run it (never returns). */
 static void
 vm_boot_exec(char **av, const char *logpath, int outfd)
@@ -774,51 +815,69 @@ vm_boot_status(struct vm_boot *b, int *code)
 
 /*
  * Judge how the boot ended and record it in the facts: the command's exit
- * status, or a negative exit code with a cause.
+ * status, or a negative exit code with a cause.  The first bug the guest
+ * kernel reported on its console is named in every case: results of a
+ * kernel that oopsed are not to be trusted even when the command succeeded.
  */
 static int
 vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
     const char *logpath, char **cause)
 {
-	char dur[64];
+	char dur[64], *report, *panic;
 	int rc;
 
+	report = vm_console_find(b->console, vm_trouble_tags);
+	panic = vm_console_find(b->console, vm_panic_tags);
+	if (report != NULL)
+		json_object_set_new(b->facts, "kernel_report",
+		    json_string(report));
 	if (vm_signal != 0) {
 		rc = fail_with(cause, RB_EXIT_INTR, "interrupted: QEMU "
 		    "stopped");
 		json_object_set_new(b->facts, "status",
 		    json_string("interrupted"));
-		return (rc);
-	}
-	if (timed_out) {
+	} else if (timed_out) {
+		char *said = report != NULL ? xasprintf("; the guest kernel "
+		    "reported \"%s\"", report) : xstrdup("");
+
 		units_format_duration(dur, sizeof dur, b->set->timeout);
 		rc = fail_with(cause, RB_EXIT_ENV, "the guest did not finish "
-		    "within %s (--timeout): QEMU killed; console kept in %s",
-		    dur, b->console);
+		    "within %s (--timeout): QEMU killed; console kept in "
+		    "%s%s", dur, b->console, said);
+		free(said);
 		json_object_set_new(b->facts, "status", json_string("failed"));
 		json_object_set_new(b->facts, "reason",
 		    json_string("timeout"));
 		vm_print_tail(b->console, 15);
-		return (rc);
-	}
-	if (vm_boot_status(b, &rc) != 0) {
+	} else if (vm_boot_status(b, &rc) != 0) {
 		if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) != 0) {
 			log_errorx("vm: %s:", logpath);
 			vm_print_tail(logpath, 15);
 		}
-		rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped before "
-		    "the command ended (%s); the console is in %s",
-		    WIFEXITED(st_wait) ? (WEXITSTATUS(st_wait) == 0 ?
-		    "it powered off" : "QEMU failed") : "QEMU was killed",
-		    b->console);
+		if (panic != NULL)
+			rc = fail_with(cause, RB_EXIT_ENV, "the guest kernel "
+			    "panicked before the command ended (\"%s\"); the "
+			    "console is in %s", report, b->console);
+		else
+			rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped "
+			    "before the command ended (%s); the console is "
+			    "in %s", WIFEXITED(st_wait) ?
+			    (WEXITSTATUS(st_wait) == 0 ? "it powered off" :
+			    "QEMU failed") : "QEMU was killed", b->console);
 		json_object_set_new(b->facts, "status", json_string("failed"));
-		json_object_set_new(b->facts, "reason",
-		    json_string("no exit status"));
+		json_object_set_new(b->facts, "reason", json_string(panic !=
+		    NULL ? "kernel panic" : "no exit status"));
 		vm_print_tail(b->console, 15);
-		return (rc);
+	} else {
+		json_object_set_new(b->facts, "status",
+		    json_string("complete"));
+		json_object_set_new(b->facts, "exit_status", json_integer(rc));
+		if (report != NULL)
+			log_warnx("vm: the guest kernel reported \"%s\" (its "
+			    "console is in %s)", report, b->console);
 	}
-	json_object_set_new(b->facts, "status", json_string("complete"));
-	json_object_set_new(b->facts, "exit_status", json_integer(rc));
+	free(report);
+	free(panic);
 	return (rc);
 }
 

@@ -94,6 +94,31 @@ else
 	ok 0 "# SKIP the modules are compressed"
 fi
 
+# A command that succeeds in a guest whose kernel reported a bug: its
+# status comes back, with a warning naming the report.
+rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 0 \
+    --out "$WORK/vm-report" \
+    -- sh -c 'echo "<3>BUG: reported for the test" >/dev/kmsg'
+expect_rc 0 "a command that succeeds despite a kernel report"
+expect_err 'warning: vm: the guest kernel reported "BUG: reported for the test"' \
+    "the report is named"
+grep -q '"status": "complete"' "$WORK/vm-report/vm.json" &&
+    grep -q '"kernel_report": "BUG: reported for the test"' \
+    "$WORK/vm-report/vm.json"
+ok $? "vm.json: complete, the kernel's report"
+
+# A guest kernel that panics: QEMU exits as after a power off, and the
+# console's panic message is what the user is told.
+rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 64M \
+    --out "$WORK/vm-panic" -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
+expect_rc 3 "a guest kernel that panics"
+expect_err 'guest kernel panicked .*"Kernel panic - not syncing: sysrq triggered crash"' \
+    "the panic is named"
+grep -q '"reason": "kernel panic"' "$WORK/vm-panic/vm.json" &&
+    grep -q '"kernel_report": "Kernel panic - not syncing: sysrq triggered crash"' \
+    "$WORK/vm-panic/vm.json"
+ok $? "vm.json: failed, kernel panic, its message"
+
 # The same directory again, while a control directory is there.
 mkdir "$out/.regionbench-vm"
 rb vm --kernel "$kernel" --out "$out" -- true
@@ -128,13 +153,17 @@ ok $? "no QEMU left"
 
 # A guest that never finishes: killed at --timeout, exit 3, console kept.
 hang="$WORK/vm-hang"
+# Its kernel reports a bug first (an error-level line as an oops prints).
 rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 0 \
-    --timeout 25s --out "$hang" -- sleep 1000
+    --timeout 25s --out "$hang" \
+    -- sh -c 'echo "<3>BUG: stuck for the test" >/dev/kmsg; sleep 1000'
 expect_rc 3 "a guest that never powers off is killed at --timeout"
-expect_err "did not finish within 25s" "says it timed out"
+expect_err 'did not finish within 25s.*reported "BUG: stuck for the test"' \
+    "says it timed out, and what the guest kernel reported"
 grep -q '"status": "failed"' "$hang/vm.json" &&
-    grep -q '"reason": "timeout"' "$hang/vm.json"
-ok $? "vm.json: failed, timeout"
+    grep -q '"reason": "timeout"' "$hang/vm.json" &&
+    grep -q '"kernel_report": "BUG: stuck for the test"' "$hang/vm.json"
+ok $? "vm.json: failed, timeout, the kernel's report"
 [ -s "$hang/vm-console.log" ]
 ok $? "the console is kept"
 [ ! -e "$hang/.regionbench-vm" ]
