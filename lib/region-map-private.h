@@ -22,6 +22,8 @@ void	 region_map_add_region(struct region_map *map, int *cap, int node,
 
 /* region-map-sysfs.c */
 int	 region_map_read_blocks(struct region_map *map, char **cause);
+int	 region_map_split_shared_blocks(struct region_map *map,
+	     char **cause);
 int	 region_map_read_firmware(struct region_map *map, char **cause);
 
 /* region-map-file.c */

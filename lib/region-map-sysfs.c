@@ -220,12 +220,78 @@ region_map_read_blocks(struct region_map *map, char **cause)
 		    "zone", map->sys_root, REGION_MAP_SYS_NODE));
 	qsort(map->blocks, map->nblocks, sizeof *map->blocks,
 	    region_map_block_cmp);
+	/*
+	 * One block linked to two nodes is a block the nodes' boundary cuts
+	 * (nodes need not end on a block boundary: a guest with 600 MiB
+	 * nodes); region_map_split_shared_blocks() splits it by the zones.
+	 * Two different blocks must not overlap.
+	 */
 	for (i = 1; i < map->nblocks; i++) {
-		if (map->blocks[i].start_pfn < map->blocks[i - 1].end_pfn)
+		if (map->blocks[i].start_pfn < map->blocks[i - 1].end_pfn &&
+		    map->blocks[i].id != map->blocks[i - 1].id)
 			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s: "
 			    "memory%d and memory%d overlap", map->sys_root,
 			    REGION_MAP_SYS_MEMORY, map->blocks[i - 1].id,
 			    map->blocks[i].id));
+	}
+	return (0);
+}
+
+/*
+ * A memory block linked to several nodes holds each node's part: clip each
+ * of its entries to the span of its node's zones, so that no pfn belongs
+ * to two nodes.  Blocks linked to one node are left whole (their node's
+ * zones may not reach an offline block).
+ */
+int
+region_map_split_shared_blocks(struct region_map *map, char **cause)
+{
+	struct region_block *b;
+	uint64_t lo, hi;
+	int i, j, shared = 0;
+
+	for (i = 0; i < map->nblocks; i++) {
+		b = &map->blocks[i];
+		for (j = 0; j < map->nblocks; j++) {
+			if (j != i && map->blocks[j].id == b->id)
+				break;
+		}
+		if (j == map->nblocks)
+			continue;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (j = 0; j < map->nzones; j++) {
+			if (map->zones[j].node != b->node)
+				continue;
+			if (map->zones[j].start_pfn < lo)
+				lo = map->zones[j].start_pfn;
+			if (map->zones[j].end_pfn > hi)
+				hi = map->zones[j].end_pfn;
+		}
+		if (lo < b->start_pfn)
+			lo = b->start_pfn;
+		if (hi > b->end_pfn)
+			hi = b->end_pfn;
+		if (lo >= hi)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s/memory%d "
+			    "is linked to node %d, but zoneinfo puts none of "
+			    "that node's zones in it", map->sys_root,
+			    REGION_MAP_SYS_MEMORY, b->id, b->node));
+		b->start_pfn = lo;
+		b->end_pfn = hi;
+		shared = 1;
+	}
+	if (!shared)
+		return (0);
+	qsort(map->blocks, map->nblocks, sizeof *map->blocks,
+	    region_map_block_cmp);
+	for (i = 1; i < map->nblocks; i++) {
+		if (map->blocks[i].start_pfn < map->blocks[i - 1].end_pfn)
+			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s/memory%d "
+			    "is linked to nodes %d and %d, whose zones in it "
+			    "overlap", map->sys_root, REGION_MAP_SYS_MEMORY,
+			    map->blocks[i].id, map->blocks[i - 1].node,
+			    map->blocks[i].node));
 	}
 	return (0);
 }

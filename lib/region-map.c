@@ -472,7 +472,8 @@ region_map_build(struct region_map *map, const struct region_map_config *cfg,
 	}
 	if ((rc = region_map_read_blocks(map, cause)) != 0 ||
 	    (rc = region_map_read_firmware(map, cause)) != 0 ||
-	    (rc = region_map_read_zones(map, zones, cause)) != 0)
+	    (rc = region_map_read_zones(map, zones, cause)) != 0 ||
+	    (rc = region_map_split_shared_blocks(map, cause)) != 0)
 		goto fail;
 	region_map_node_spans(map);
 	switch (map->mode) {

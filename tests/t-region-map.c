@@ -211,6 +211,98 @@ test_block(void)
 	region_map_free(&map);
 }
 
+/* text with its first "from" replaced by "to" (a new string). */
+static char *
+replace_once(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	if (at == NULL)
+		return (strdup(text));
+	if (asprintf(&out, "%.*s%s%s", (int)(at - text), text, to,
+	    at + strlen(from)) == -1)
+		exit(99);
+	return (out);
+}
+
+/* Write the tree's zoneinfo with node 0 ending, node 1 starting, at pfns. */
+static void
+move_node_boundary(uint64_t node0_end, uint64_t node1_start)
+{
+	char from[64], to[64], *a, *b, *c;
+
+	snprintf(to, sizeof to, "        spanned  %" PRIu64 "\n",
+	    node0_end - 4096);
+	a = replace_once(kpf_tree_zoneinfo, "        spanned  126976\n", to);
+	snprintf(to, sizeof to, "        spanned  %" PRIu64 "\n",
+	    (uint64_t)KPF_TREE_PFNS - node1_start);
+	b = replace_once(a, "        spanned  65536\n", to);
+	snprintf(from, sizeof from, "  start_pfn:           163840\n");
+	snprintf(to, sizeof to, "  start_pfn:           %" PRIu64 "\n",
+	    node1_start);
+	c = replace_once(b, from, to);
+	kpf_tree_text(tree, "proc/zoneinfo", c);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/*
+ * A memory block the nodes' boundary cuts is linked to both nodes (a guest
+ * whose nodes are not whole blocks): each node gets its part, as its zones
+ * say.  Run last: it changes the tree.
+ */
+static void
+test_shared_block(void)
+{
+	struct region_map_config cfg;
+	struct region_map map;
+	char *cause = NULL;
+	int i, parts = 0, rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.region_size = 256 << 20;
+	kpf_tree_block(tree, 3, 1, "online", "Normal");
+	move_node_boundary(110000, 110000);
+	if (!tap_ok(map_build(&cfg, NULL, &map, &cause) == 0, "shared block: "
+	    "build (%s)", cause ? cause : "ok"))
+		return;
+	for (i = 0; i < map.nblocks; i++) {
+		if (map.blocks[i].id != 3)
+			continue;
+		parts++;
+		tap_ok(map.blocks[i].node == 0 ?
+		    map.blocks[i].start_pfn == 98304 &&
+		    map.blocks[i].end_pfn == 110000 :
+		    map.blocks[i].start_pfn == 110000 &&
+		    map.blocks[i].end_pfn == 131072, "shared block: node %d's "
+		    "part of memory3 is pfn %" PRIu64 "-%" PRIu64,
+		    map.blocks[i].node, map.blocks[i].start_pfn,
+		    map.blocks[i].end_pfn);
+	}
+	tap_ok(parts == 2, "shared block: memory3 is in both nodes");
+	tap_ok(key_is(&map, 100000, 0, 1, "Normal"), "shared block: pfn "
+	    "100000 is node 0 region 1");
+	tap_ok(key_is(&map, 115000, 1, 0, "Normal") &&
+	    key_is(&map, 170000, 1, 0, "Normal"), "shared block: node 1's "
+	    "region 0 starts at its first pfn, 110000");
+	tap_ok(key_is(&map, 200000, 1, 1, "Normal"), "shared block: pfn "
+	    "200000 is node 1 region 1");
+	region_map_free(&map);
+
+	/* Zones of both nodes in the same pages: a contradiction. */
+	move_node_boundary(110000, 100000);
+	rc = map_build(&cfg, NULL, &map, &cause);
+	if (!tap_ok(rc == -RB_EXIT_INPUT && cause != NULL &&
+	    strstr(cause, "memory3 is linked to nodes 0 and 1") != NULL,
+	    "shared block: nodes whose zones overlap in it: exit 2"))
+		tap_diag("rc %d, cause: %s", rc, cause ? cause : "(none)");
+	if (rc == 0)
+		region_map_free(&map);
+	free(cause);
+}
+
 /* Do two maps hold the same arrays, field by field? */
 static int
 same_map(const struct region_map *a, const struct region_map *b)
@@ -354,6 +446,7 @@ main(void)
 	test_block();
 	test_json();
 	test_parse_size();
+	test_shared_block();
 
 	if (tap_failed == 0) {
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tree);
