@@ -20,6 +20,7 @@
  */
 #include "config.h"
 
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -362,6 +363,47 @@ write_text(const char *path, const char *text)
 		close(fd);
 }
 
+/*
+ * The kernel's log, as dmesg prints it, into the results directory as
+ * vm-dmesg.log: the console shows only errors (the guest boots "quiet"),
+ * and a warning of the kernel under test is what its developer wants to
+ * see.
+ */
+static void
+save_kernel_log(const char *dir)
+{
+	char *buf, *text, *p, *q, *tmp, *path;
+	int size, n;
+
+	if ((size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0)) <= 0 ||
+	    (buf = malloc((size_t)size)) == NULL ||
+	    (text = malloc((size_t)size + 1)) == NULL)
+		return;
+	if ((n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size)) < 0)
+		n = 0;
+	/* Each line starts with its "<level>", which dmesg does not show. */
+	for (p = buf, q = text; p < buf + n; ) {
+		if (*p == '<' && (p == buf || p[-1] == '\n')) {
+			char *end = memchr(p, '>', (size_t)(buf + n - p));
+
+			if (end != NULL && end - p <= 4)
+				p = end + 1;
+		}
+		while (p < buf + n && (*q++ = *p++) != '\n')
+			;
+	}
+	*q = '\0';
+	tmp = join(dir, "/vm-dmesg.log.tmp");
+	path = join(dir, "/vm-dmesg.log");
+	write_text(tmp, text);
+	if (rename(tmp, path) != 0)
+		say("cannot write %s: %s", path, strerror(errno));
+	free(tmp);
+	free(path);
+	free(buf);
+	free(text);
+}
+
 /* The command's output goes to ttyS1, raw: the host relays it as is. */
 static int
 open_output(void)
@@ -494,6 +536,7 @@ main(void)
 	write_text(join(ctlpath, "/started"), text);
 	status = run_command(out, ctl, path);
 	say("command exited with status %d after %.2f s", status, uptime());
+	save_kernel_log(target);
 	snprintf(text, sizeof text, "%d\n", status);
 	write_text(join(ctlpath, "/status.tmp"), text);
 	if (rename(join(ctlpath, "/status.tmp"), join(ctlpath, "/status"))

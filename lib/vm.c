@@ -573,7 +573,21 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 	av[n++] = xasprintf("%lluM",
 	    (unsigned long long)(set->memory >> 20));
 	av[n++] = xstrdup("-smp");
-	av[n++] = xasprintf("%ld", set->cpus);
+	if (set->nodes > 1)
+		/*
+		 * A node's CPUs are a socket of their own (every CPU one when
+		 * they do not split evenly): CPUs of one socket share a cache,
+		 * and the kernel warns when such CPUs are on different nodes
+		 * ("topology_sane"), as they would be in QEMU's default
+		 * topology of one socket.
+		 */
+		av[n++] = set->cpus % set->nodes == 0 ?
+		    xasprintf("%ld,sockets=%ld,cores=%ld,threads=1",
+		    set->cpus, set->nodes, set->cpus / set->nodes) :
+		    xasprintf("%ld,sockets=%ld,cores=1,threads=1", set->cpus,
+		    set->cpus);
+	else
+		av[n++] = xasprintf("%ld", set->cpus);
 	n = vm_qemu_numa(set, av, n);
 	av[n++] = xstrdup("-kernel");
 	av[n++] = xstrdup(b->boot);
@@ -686,10 +700,13 @@ vm_console_find(const char *path, const char *const *tags)
 static const char *const vm_panic_tags[] = {
 	"Kernel panic - not syncing:", NULL
 };
-/* What the kernel prints, at error level or above, when it hits a bug. */
+/*
+ * What the kernel prints when it hits a bug (at error level or above: what
+ * the console of a "quiet" guest shows) or warns of one (in its log).
+ */
 static const char *const vm_trouble_tags[] = {
 	"Kernel panic - not syncing:", "BUG:", "Oops:", "general protection",
-	"INFO: task", NULL
+	"INFO: task", "WARNING:", NULL
 };
 
 /* In the child: send QEMU's output to its log, then run it (never returns). */
@@ -823,10 +840,14 @@ static int
 vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
     const char *logpath, char **cause)
 {
-	char dur[64], *report, *panic;
+	char dur[64], *dmesg, *report, *panic;
 	int rc;
 
-	report = vm_console_find(b->console, vm_trouble_tags);
+	/* The guest's whole log when it got to save it, else the console. */
+	dmesg = xasprintf("%s/vm-dmesg.log", b->out);
+	if ((report = vm_console_find(dmesg, vm_trouble_tags)) == NULL)
+		report = vm_console_find(b->console, vm_trouble_tags);
+	free(dmesg);
 	panic = vm_console_find(b->console, vm_panic_tags);
 	if (report != NULL)
 		json_object_set_new(b->facts, "kernel_report",

@@ -59,6 +59,9 @@ grep -q '"module_signatures": "removed"' "$out/vm.json" &&
 ok $? "module signatures removed: vm.json says so, the guest is tainted E"
 grep -q 'command exited with status 7' "$out/vm-console.log"
 ok $? "the console is in vm-console.log"
+grep -q 'Command line:.*page_alloc.shuffle=0' "$out/vm-dmesg.log" &&
+    ! grep -q '"kernel_report"' "$out/vm.json"
+ok $? "the guest's kernel log is in vm-dmesg.log, with nothing to report"
 [ ! -e "$out/.regionbench-vm" ]
 ok $? "the control directory and scratch image are removed"
 
@@ -94,18 +97,23 @@ else
 	ok 0 "# SKIP the modules are compressed"
 fi
 
-# A command that succeeds in a guest whose kernel reported a bug: its
-# status comes back, with a warning naming the report.
+# A command that succeeds in a guest whose kernel warned (at warning
+# level, which a quiet console does not show): its status comes back, with
+# a warning naming the kernel's, found in the log the guest saved.
 rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 0 \
     --out "$WORK/vm-report" \
-    -- sh -c 'echo "<3>BUG: reported for the test" >/dev/kmsg'
-expect_rc 0 "a command that succeeds despite a kernel report"
-expect_err 'warning: vm: the guest kernel reported "BUG: reported for the test"' \
-    "the report is named"
+    -- sh -c 'echo "<4>WARNING: warned for the test" >/dev/kmsg'
+expect_rc 0 "a command that succeeds despite a kernel warning"
+expect_err 'warning: vm: the guest kernel reported "WARNING: warned for the test"' \
+    "the kernel's warning is named"
 grep -q '"status": "complete"' "$WORK/vm-report/vm.json" &&
-    grep -q '"kernel_report": "BUG: reported for the test"' \
+    grep -q '"kernel_report": "WARNING: warned for the test"' \
     "$WORK/vm-report/vm.json"
 ok $? "vm.json: complete, the kernel's report"
+grep -q '^\[ *[0-9.]*\] WARNING: warned for the test' "$WORK/vm-report/vm-dmesg.log" &&
+    grep -q '^\[ *0\.000000\] Linux version' "$WORK/vm-report/vm-dmesg.log" &&
+    ! grep -q 'warned for the test' "$WORK/vm-report/vm-console.log"
+ok $? "vm-dmesg.log has the guest kernel's whole log, as dmesg shows it"
 
 # A guest kernel that panics: QEMU exits as after a power off, and the
 # console's panic message is what the user is told.
