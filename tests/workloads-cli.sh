@@ -47,6 +47,14 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	expect_err "tmpfs" "and says why"
 fi
 
+# Files larger than the directory's free space: refused before any write.
+rb workload page-cache-churn --size 1000T --threads 1 --dir "$WORK"
+expect_rc 3 "page-cache-churn refuses files larger than the free space"
+expect_err "need 1000T in $WORK, which has [0-9.]+[KMGT]? free" \
+    "and says how much is free"
+[ -z "$(ls "$WORK" | grep regionbench-)" ]
+ok $? "nothing written"
+
 # An overlay whose upper layer is tmpfs (a container's or a regionbench vm
 # guest's root) is tmpfs too for page-cache-churn (root only: mounts).
 ov="$WORK/overlay"

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "units.h"
 #include "workload.h"
 
 #define PCC_EVICT_MIN	(4ULL << 20)
@@ -195,6 +197,30 @@ pcc_check_dir(const char *dir, int force, int code, char **cause)
 	return (0);
 }
 
+/*
+ * Is there room for the files?  Better refused before the phase than
+ * ENOSPC halfway through writing them (a small scratch disk of
+ * regionbench vm, a nearly full /var/tmp).
+ */
+static int
+pcc_check_space(const char *dir, uint64_t bytes, char **cause)
+{
+	char need[32], have[32];
+	struct statvfs sv;
+	uint64_t avail;
+
+	if (statvfs(dir, &sv) != 0)
+		return (0);	/* pcc_check_dir's statfs worked: unlikely */
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (bytes <= avail)
+		return (0);
+	units_format_size(need, sizeof need, bytes);
+	units_format_size(have, sizeof have, avail);
+	return (fail_with(cause, RB_EXIT_ENV, "page-cache-churn: its files "
+	    "need %s in %s, which has %s free; use a smaller --size, or "
+	    "--dir on a larger file system", need, dir, have));
+}
+
 /* Check the directory and size each thread's file. */
 static int
 pcc_prepare(struct workload_ctx *ctx, char **cause)
@@ -219,7 +245,7 @@ pcc_prepare(struct workload_ctx *ctx, char **cause)
 		return (fail_with(cause, RB_EXIT_INPUT, "page-cache-churn: "
 		    "--size must give each thread at least %llu MiB",
 		    (unsigned long long)(plan->range >> 20)));
-	return (0);
+	return (pcc_check_space(dir, plan->file_size * ctx->nthreads, cause));
 }
 
 /* Create the files in a private directory, unlink them, drop the dir. */
