@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "atomic-file.h"
 #include "log.h"
@@ -254,7 +255,7 @@ static char	*vm_inflate(const uint8_t *, size_t, size_t *);
 
 /*
  * A module file's contents, decompressed: distribution kernels since
- * about 6.2 ship NAME.ko.xz (or .ko.gz), and the initramfs holds them
+ * about 6.2 ship NAME.ko.xz (or .ko.zst, .ko.gz), and the initramfs holds them
  * unpacked: decompressing them in the guest would be emulated work.
  */
 static char *
@@ -271,7 +272,7 @@ vm_read_module(const char *path, size_t *len, char **cause)
 	free(data);
 	if (out == NULL) {
 		fail_with(cause, RB_EXIT_INPUT, "%s: expected an ELF module "
-		    "or one compressed with xz or gzip", path);
+		    "or one compressed with xz, zstd or gzip", path);
 		return (NULL);
 	}
 	*len = outlen;
@@ -912,7 +913,7 @@ vm_elf_has_pvh(const char *data, size_t len)
 	return (0);
 }
 
-/* Decompress an xz or gzip payload; NULL when it is neither or bad. */
+/* Decompress an xz, zstd or gzip payload; NULL when it is none or bad. */
 static char *
 vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 {
@@ -936,6 +937,32 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 		} while (r == LZMA_OK);
 		lzma_end(&xs);
 		done = r == LZMA_STREAM_END;
+	} else if (inlen > 4 && memcmp(in, "\x28\xb5\x2f\xfd", 4) == 0) {
+		/* zstd: bzImages since 5.9 may carry it, modules since 6.2. */
+		ZSTD_DCtx *zs = ZSTD_createDCtx();
+		ZSTD_inBuffer ib = { in, inlen, 0 };
+		size_t r = 1;
+
+		if (zs == NULL)
+			return (NULL);
+		/* -22 --ultra (the kernel's) wants a window above the default limit. */
+		ZSTD_DCtx_setParameter(zs, ZSTD_d_windowLogMax, 31);
+		/*
+		 * One frame: what follows it in a bzImage (the unpacked size)
+		 * is not another frame.  r is 0 once the frame is whole.
+		 */
+		while (r != 0) {
+			ZSTD_outBuffer ob = { chunk, sizeof chunk, 0 };
+
+			r = ZSTD_decompressStream(zs, &ob, &ib);
+			if (ZSTD_isError(r))
+				break;
+			vm_buf_add(&b, chunk, ob.pos);
+			if (r != 0 && ib.pos == ib.size && ob.pos < ob.size)
+				break;	/* cut short */
+		}
+		ZSTD_freeDCtx(zs);
+		done = r == 0;
 	} else if (inlen > 2 && in[0] == 0x1f && in[1] == 0x8b) {
 		z_stream zs = { 0 };
 		int r;
@@ -964,7 +991,7 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 /*
  * The kernel as an ELF vmlinux QEMU can boot through its PVH entry, which
  * skips the firmware and the decompressor (the slowest part of a boot
- * under emulation): the image itself when it is one, else the xz or gzip
+ * under emulation): the image itself when it is one, else the xz, zstd or gzip
  * payload of the bzImage, unpacked once into the cache.  NULL when
  * neither works; the caller then boots the bzImage.
  */

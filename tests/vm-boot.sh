@@ -97,6 +97,31 @@ else
 	ok 0 "# SKIP the modules are compressed"
 fi
 
+# Modules compressed with zstd and xz (as newer distribution kernels ship
+# them) are unpacked into the initramfs: the root (9p) and /var/tmp (ext4)
+# need them.
+zmods="$WORK/zmods/$release"
+mkdir -p "$WORK/zmods"
+cp -a "$(dirname "$kernel")/../lib/modules/$release" "$zmods"
+e4=$(cd "$zmods" && find . -name ext4.ko | head -1)
+p9=$(cd "$zmods" && find . -name 9p.ko | head -1)
+if [ -n "$e4" ] && [ -n "$p9" ] && command -v zstd >/dev/null &&
+    command -v xz >/dev/null; then
+	zstd -q --rm "$zmods/$e4" && xz "$zmods/$p9"
+	rb vm --kernel "$kernel" --modules "$zmods" --memory 512M --cpus 1 \
+	    --scratch 64M --out "$WORK/vm-zmods" -- stat -f -c %T /var/tmp
+	expect_rc 0 "a boot with ext4.ko.zst and 9p.ko.xz"
+	grep -qx 'ext2/ext3' "$WORK/out"
+	ok $? "they load: the root is up and /var/tmp is ext4"
+	grep -q '"entry": "pvh"' "$WORK/vm-zmods/vm.json"
+	ok $? "the xz bzImage boots unpacked, through its PVH entry"
+else
+	for i in 1 2 3; do
+		ok 0 "# SKIP no zstd or xz, or the modules are compressed"
+	done
+fi
+rm -rf "$WORK/zmods"
+
 # A command that succeeds in a guest whose kernel warned (at warning
 # level, which a quiet console does not show): its status comes back, with
 # a warning naming the kernel's, found in the log the guest saved.

@@ -174,6 +174,8 @@ rb vm --kernel "$kernel612" --memory 2G --cpus 2 --scratch 0 \
 diag "6.12 boot and command: $(($(date +%s) - start)) s"
 expect_rc 0 "the 6.12 guest's script ran"
 [ "$RC" -eq 0 ] || diag "$(tail -20 "$out/vm-console.log" 2>/dev/null)"
+grep -q '"entry": "pvh"' "$out/vm.json"
+ok $? "the 6.12 bzImage (zstd) boots unpacked, through its PVH entry"
 
 # (1) The writer: regions it fills are hot, those without its pages cold,
 # before SIGSTOP, from the second interval after it and after SIGCONT.
