@@ -96,8 +96,10 @@ const struct command_entry cmd_vm_entry = {
 	    "ext4 scratch disk on /var/tmp and N NUMA nodes of equal size;\n"
 	    "runs COMMAND there (this regionbench first on PATH) and exits\n"
 	    "with its status.  The console goes to DIR/vm-console.log, the\n"
-	    "boot's facts to DIR/vm.json and to the meta.json of every run\n"
-	    "inside.  Exit 3: a missing piece, a guest that failed or hung.",
+	    "guest kernel's log to DIR/vm-dmesg.log, the boot's facts to\n"
+	    "DIR/vm.json and to the meta.json of every run inside.  A bug\n"
+	    "the guest kernel reports is named.  Exit 3: a missing piece, a\n"
+	    "guest that failed, panicked or hung.",
 	.options = vm_options,
 	.exec = cmd_vm_exec,
 };
