@@ -363,11 +363,15 @@ write_text(const char *path, const char *text)
 		close(fd);
 }
 
+/* syslog(2) actions; glibc's <sys/klog.h> does not name them. */
+#define KLOG_READ_ALL		3
+#define KLOG_SIZE_BUFFER	10
+
 /*
- * The kernel's log, as dmesg prints it, into the results directory as
- * vm-dmesg.log: the console shows only errors (the guest boots "quiet"),
- * and a warning of the kernel under test is what its developer wants to
- * see.
+ * The kernel's log, as dmesg prints it, into the results directory
+ * (VM_DMESG_FILE): the console shows only errors (the guest boots
+ * "quiet"), and a warning of the kernel under test is what its developer
+ * wants to see.
  */
 static void
 save_kernel_log(const char *dir)
@@ -375,11 +379,14 @@ save_kernel_log(const char *dir)
 	char *buf, *text, *p, *q, *tmp, *path;
 	int size, n;
 
-	if ((size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0)) <= 0 ||
-	    (buf = malloc((size_t)size)) == NULL ||
-	    (text = malloc((size_t)size + 1)) == NULL)
+	if ((size = klogctl(KLOG_SIZE_BUFFER, NULL, 0)) <= 0 ||
+	    (buf = malloc((size_t)size)) == NULL)
 		return;
-	if ((n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size)) < 0)
+	if ((text = malloc((size_t)size + 1)) == NULL) {
+		free(buf);
+		return;
+	}
+	if ((n = klogctl(KLOG_READ_ALL, buf, size)) < 0)
 		n = 0;
 	/* Each line starts with its "<level>", which dmesg does not show. */
 	for (p = buf, q = text; p < buf + n; ) {
@@ -393,8 +400,8 @@ save_kernel_log(const char *dir)
 			;
 	}
 	*q = '\0';
-	tmp = join(dir, "/vm-dmesg.log.tmp");
-	path = join(dir, "/vm-dmesg.log");
+	tmp = join(dir, "/" VM_DMESG_FILE ".tmp");
+	path = join(dir, "/" VM_DMESG_FILE);
 	write_text(tmp, text);
 	if (rename(tmp, path) != 0)
 		say("cannot write %s: %s", path, strerror(errno));

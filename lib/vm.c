@@ -159,6 +159,7 @@ struct vm_boot {
 	const char	*accel;
 	json_t		*facts;
 	char		*console;
+	char		*dmesg;		/* the guest kernel's log, saved by it */
 	int		 keep_signatures; /* the kernel enforces them */
 };
 
@@ -350,6 +351,11 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 		    VM_CONTROL_DIR, strerror(e)));
 	}
 	b->console = xasprintf("%s/%s", b->out, VM_CONSOLE_FILE);
+	b->dmesg = xasprintf("%s/%s", b->out, VM_DMESG_FILE);
+	/* An earlier boot's log must not be taken for this one's. */
+	if (unlink(b->dmesg) == -1 && errno != ENOENT)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", b->dmesg,
+		    strerror(errno)));
 	return (0);
 }
 
@@ -833,21 +839,23 @@ vm_boot_status(struct vm_boot *b, int *code)
 /*
  * Judge how the boot ended and record it in the facts: the command's exit
  * status, or a negative exit code with a cause.  The first bug the guest
- * kernel reported on its console is named in every case: results of a
- * kernel that oopsed are not to be trusted even when the command succeeded.
+ * kernel reported (in its log, else on its console) is named in every
+ * case: results of a kernel that oopsed are not to be trusted even when
+ * the command succeeded.
  */
 static int
 vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
     const char *logpath, char **cause)
 {
-	char dur[64], *dmesg, *report, *panic;
+	char dur[64], *report, *panic;
+	const char *seen = b->dmesg;
 	int rc;
 
 	/* The guest's whole log when it got to save it, else the console. */
-	dmesg = xasprintf("%s/vm-dmesg.log", b->out);
-	if ((report = vm_console_find(dmesg, vm_trouble_tags)) == NULL)
+	if ((report = vm_console_find(b->dmesg, vm_trouble_tags)) == NULL) {
 		report = vm_console_find(b->console, vm_trouble_tags);
-	free(dmesg);
+		seen = b->console;
+	}
 	panic = vm_console_find(b->console, vm_panic_tags);
 	if (report != NULL)
 		json_object_set_new(b->facts, "kernel_report",
@@ -894,8 +902,8 @@ vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
 		    json_string("complete"));
 		json_object_set_new(b->facts, "exit_status", json_integer(rc));
 		if (report != NULL)
-			log_warnx("vm: the guest kernel reported \"%s\" (its "
-			    "console is in %s)", report, b->console);
+			log_warnx("vm: the guest kernel reported \"%s\" (see "
+			    "%s)", report, seen);
 	}
 	free(report);
 	free(panic);
@@ -1013,5 +1021,6 @@ out:
 	free(b.ctl);
 	free(b.scratch);
 	free(b.console);
+	free(b.dmesg);
 	return (rc);
 }

@@ -15,6 +15,7 @@
 /* The facts of a boot, written by the host and read by the guest. */
 #define VM_FACTS_FILE	"vm.json"
 #define VM_CONSOLE_FILE	"vm-console.log"
+#define VM_DMESG_FILE	"vm-dmesg.log"	/* written by the guest init */
 /* Environment variable naming the facts file inside the guest. */
 #define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
 /*

@@ -141,7 +141,10 @@ grep -q '^\[ *[0-9.]*\] WARNING: warned for the test' "$WORK/vm-report/vm-dmesg.
 ok $? "vm-dmesg.log has the guest kernel's whole log, as dmesg shows it"
 
 # A guest kernel that panics: QEMU exits as after a power off, and the
-# console's panic message is what the user is told.
+# console's panic message is what the user is told (not the kernel log an
+# earlier boot left in the directory).
+mkdir -p "$WORK/vm-panic"
+echo '[    1.000000] WARNING: from an earlier boot' >"$WORK/vm-panic/vm-dmesg.log"
 rb vm --kernel "$kernel" --memory 512M --cpus 1 --scratch 64M \
     --out "$WORK/vm-panic" -- sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
 expect_rc 3 "a guest kernel that panics"
@@ -151,6 +154,8 @@ grep -q '"reason": "kernel panic"' "$WORK/vm-panic/vm.json" &&
     grep -q '"kernel_report": "Kernel panic - not syncing: sysrq triggered crash"' \
     "$WORK/vm-panic/vm.json"
 ok $? "vm.json: failed, kernel panic, its message"
+[ ! -e "$WORK/vm-panic/vm-dmesg.log" ]
+ok $? "the earlier boot's kernel log is gone"
 
 # The same directory again, while a control directory is there.
 mkdir "$out/.regionbench-vm"
