@@ -250,13 +250,11 @@ region_map_split_shared_blocks(struct region_map *map, char **cause)
 	uint64_t lo, hi;
 	int i, j, shared = 0;
 
+	/* The entries of one block are neighbours: read_blocks sorted them. */
 	for (i = 0; i < map->nblocks; i++) {
 		b = &map->blocks[i];
-		for (j = 0; j < map->nblocks; j++) {
-			if (j != i && map->blocks[j].id == b->id)
-				break;
-		}
-		if (j == map->nblocks)
+		if (!(i > 0 && map->blocks[i - 1].id == b->id) &&
+		    !(i + 1 < map->nblocks && map->blocks[i + 1].id == b->id))
 			continue;
 		lo = UINT64_MAX;
 		hi = 0;
