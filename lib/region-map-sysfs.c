@@ -322,6 +322,29 @@ region_map_range_cmp(const void *a, const void *b)
 }
 
 /*
+ * Merge sorted firmware ranges that overlap or touch: the first MiB's rule
+ * and a memmap entry inside it (pfn 159-256 on a PC) are one reserve.
+ */
+static void
+region_map_merge_firmware(struct region_map *map)
+{
+	int i, n = 0;
+
+	for (i = 0; i < map->nfirmware; i++) {
+		if (n > 0 && map->firmware[i].start_pfn <=
+		    map->firmware[n - 1].end_pfn) {
+			if (map->firmware[i].end_pfn >
+			    map->firmware[n - 1].end_pfn)
+				map->firmware[n - 1].end_pfn =
+				    map->firmware[i].end_pfn;
+			continue;
+		}
+		map->firmware[n++] = map->firmware[i];
+	}
+	map->nfirmware = n;
+}
+
+/*
  * The ranges the firmware keeps: the first MiB (BIOS data, option ROMs,
  * real-mode trampolines; the kernel never hands it out) and every entry
  * of sys/firmware/memmap whose type is not "System RAM".  Without that
@@ -377,6 +400,7 @@ region_map_read_firmware(struct region_map *map, char **cause)
 	}
 	qsort(map->firmware, map->nfirmware, sizeof *map->firmware,
 	    region_map_range_cmp);
+	region_map_merge_firmware(map);
 	return (0);
 }
 

@@ -303,6 +303,52 @@ test_shared_block(void)
 	free(cause);
 }
 
+/*
+ * Firmware reserves from sys/firmware/memmap: an entry inside the first
+ * MiB merges with it, one touching another merges too, System RAM is no
+ * reserve.  Run after the tests that expect none: it changes the tree.
+ */
+static void
+test_firmware(void)
+{
+	static const char *const entries[][3] = {
+		{ "0x9f000", "0xfffff", "Reserved" },		/* in the 1st MiB */
+		{ "0x100000", "0x1ffffff", "System RAM" },
+		{ "0x6000000", "0x60fffff", "Reserved" },	/* pfn 24576-24832 */
+		{ "0x6100000", "0x61fffff", "ACPI Tables" },	/* touches it */
+	};
+	struct region_map_config cfg;
+	struct region_map map;
+	char name[128], *cause = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+		snprintf(name, sizeof name, "sys/firmware/memmap/%zu/start", i);
+		kpf_tree_text(tree, name, entries[i][0]);
+		snprintf(name, sizeof name, "sys/firmware/memmap/%zu/end", i);
+		kpf_tree_text(tree, name, entries[i][1]);
+		snprintf(name, sizeof name, "sys/firmware/memmap/%zu/type", i);
+		kpf_tree_text(tree, name, entries[i][2]);
+	}
+	memset(&cfg, 0, sizeof cfg);
+	cfg.region_size = 256 << 20;
+	if (!tap_ok(map_build(&cfg, NULL, &map, &cause) == 0, "firmware: "
+	    "build (%s)", cause ? cause : "ok"))
+		return;
+	if (!tap_ok(map.nfirmware == 2, "firmware: two reserves, merged "
+	    "(%d)", map.nfirmware)) {
+		region_map_free(&map);
+		return;
+	}
+	tap_ok(map.firmware[0].start_pfn == 0 &&
+	    map.firmware[0].end_pfn == 256, "firmware: the first MiB, with "
+	    "the entry inside it");
+	tap_ok(map.firmware[1].start_pfn == 24576 &&
+	    map.firmware[1].end_pfn == 25088, "firmware: two touching "
+	    "entries are one reserve, pfn 24576-25088");
+	region_map_free(&map);
+}
+
 /* Do two maps hold the same arrays, field by field? */
 static int
 same_map(const struct region_map *a, const struct region_map *b)
@@ -446,6 +492,7 @@ main(void)
 	test_block();
 	test_json();
 	test_parse_size();
+	test_firmware();
 	test_shared_block();
 
 	if (tap_failed == 0) {
