@@ -350,7 +350,7 @@ test_moments(const char *data, const char *tmp)
 	struct chart_run run;
 	char *cmd, *path, *cause = NULL;
 	FILE *f;
-	int n;
+	int n, rc;
 
 	cmd = xasprintf("cp -r '%s/charts/basic' '%s/moments'", data, tmp);
 	tap_ok(system(cmd) == 0, "moments: copy the basic run");
@@ -362,8 +362,9 @@ test_moments(const char *data, const char *tmp)
 	}
 	free(path);
 	path = xasprintf("%s/moments", tmp);
-	if (!tap_ok(chart_run_load(path, &run, &cause) == 0,
-	    "moments: the run loads (%s)", cause ? cause : "ok")) {
+	rc = chart_run_load(path, &run, &cause);
+	if (!tap_ok(rc == 0, "moments: the run loads (%s)",
+	    cause ? cause : "ok")) {
 		free(path);
 		return;
 	}
@@ -419,7 +420,7 @@ test_no_pages(const char *tmp)
 {
 	char *dir = xasprintf("%s/nopages", tmp), *path, *cause = NULL;
 	FILE *f;
-	int s;
+	int s, rc;
 
 	mkdir(dir, 0755);
 	path = xasprintf("%s/meta.json", dir);
@@ -451,8 +452,8 @@ test_no_pages(const char *tmp)
 	fclose(f);
 	free(path);
 	path = xasprintf("%s/out", tmp);
-	tap_ok(chart_all(dir, path, CHART_PNG, NULL, &cause) == 0,
-	    "no pages: charts draw (%s)", cause ? cause : "ok");
+	rc = chart_all(dir, path, CHART_PNG, NULL, &cause);
+	tap_ok(rc == 0, "no pages: charts draw (%s)", cause ? cause : "ok");
 	free(path);
 	path = xasprintf("%s/out/seed.png", tmp);
 	tap_ok(png_has_colour(path, CHART_RGB_NO_DATA, 2) &&

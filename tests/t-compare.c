@@ -310,13 +310,14 @@ test_load(const char *basic)
 	struct metrics_options mo;
 	struct compare_set *set;
 	char *paths[2], *cause = NULL, alias[4200];
+	int rc;
 
 	metrics_options_default(&mo);
 	snprintf(alias, sizeof alias, "%s/", basic);
 	paths[0] = (char *)basic;
 	paths[1] = alias;
-	if (!tap_ok(compare_load(paths, 2, COMPARE_BY_DIR, &mo, &set,
-	    &cause) == 0, "load by directory (%s)", cause ? cause : "ok"))
+	rc = compare_load(paths, 2, COMPARE_BY_DIR, &mo, &set, &cause);
+	if (!tap_ok(rc == 0, "load by directory (%s)", cause ? cause : "ok"))
 		return;
 	tap_ok(set->nruns == 2 && set->ngroups == 2, "by directory: each "
 	    "argument is a group");

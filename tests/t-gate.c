@@ -123,9 +123,10 @@ test_load(void)
 	struct gate_rules rules;
 	struct gate_rule *r;
 	char *cause = NULL;
+	int rc;
 
-	if (!tap_ok(gate_rules_load(rules_file(rules_text), &rules,
-	    &cause) == 0, "rules: load (%s)", cause ? cause : "ok"))
+	rc = gate_rules_load(rules_file(rules_text), &rules, &cause);
+	if (!tap_ok(rc == 0, "rules: load (%s)", cause ? cause : "ok"))
 		return;
 	tap_eq_u64(rules.n, 7, "rules: 7 rules");
 	r = &rules.rules[0];
@@ -402,7 +403,7 @@ test_data_quality(void)
 	struct gate_rules rules;
 	struct gate_result *r;
 	char *cause = NULL;
-	int n, i, judged;
+	int n, i, judged, loaded;
 
 	fake_group(set, "base", 3);
 	fake_group(set, "cand", 3);
@@ -412,10 +413,11 @@ test_data_quality(void)
 	    "overruns", ok3);
 	fake_values(set, 1, "fill", "data_quality.sampler_overruns",
 	    "overruns", bad3);
-	if (!tap_ok(gate_rules_load(rules_file("[data_quality]\n"
+	loaded = gate_rules_load(rules_file("[data_quality]\n"
 	    "max_overruns = 10\nmax_gap_s = 5\n[spread]\nmetric = "
 	    "spread_index.twmean\nbetter = lower\nmax_change = 5%\n"),
-	    &rules, &cause) == 0, "data quality: rules load (%s)",
+	    &rules, &cause);
+	if (!tap_ok(loaded == 0, "data quality: rules load (%s)",
 	    cause ? cause : "ok"))
 		return;
 	tap_ok(rules.n == 1 && rules.quality.max_overruns == 10 &&

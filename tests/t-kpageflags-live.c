@@ -100,7 +100,7 @@ test_free(int threads)
 	uint64_t slack = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN) *
 	    LIVE_MAX_THRESHOLD, sum, managed;
 	char *cause = NULL;
-	int try, ok = 0, sums = 1, quiet = 1, i, j;
+	int try, ok = 0, sums = 1, quiet = 1, i, j, rc;
 
 	memset(&src, 0, sizeof src);
 	snapshot_init(&snap);
@@ -115,8 +115,9 @@ test_free(int threads)
 	set.region_bytes = 512 << 20;
 	set.scan_threads = threads;
 	src.settings = &set;
-	if (!tap_ok(src.ops->open(&src, &cause) == 0, "%d thread(s): open "
-	    "(%s)", threads, cause ? cause : "ok"))
+	rc = src.ops->open(&src, &cause);
+	if (!tap_ok(rc == 0, "%d thread(s): open (%s)", threads,
+	    cause ? cause : "ok"))
 		return;
 	for (try = 0; try < LIVE_TRIES && !ok; try++) {
 		if (live_zoneinfo(&pf, &before) != 0 ||
@@ -231,7 +232,7 @@ test_placement(int thp)
 	uint64_t inkeys = 0, rss, want;
 	const char *tag = thp ? "placement (THP)" : "placement";
 	char *cause = NULL, c;
-	int fds[2], i;
+	int fds[2], i, rc;
 	pid_t pid;
 	char *p;
 
@@ -275,8 +276,9 @@ test_placement(int thp)
 	}
 	placement_init(&pl, "/proc", &map);
 	placement_result_init(&r, &map);
-	tap_ok(placement_scan(&pl, pid, &r, &cause) == 0 && !r.exited,
-	    "%s: scan of the child (%s)", tag, cause ? cause : "ok");
+	rc = placement_scan(&pl, pid, &r, &cause);
+	tap_ok(rc == 0 && !r.exited, "%s: scan of the child (%s)", tag,
+	    cause ? cause : "ok");
 	rss = live_rss(pid);
 	if (thp)
 		tap_diag("placement (THP): %llu kB in huge pages",
