@@ -16,6 +16,15 @@ group_left() {
 	echo "$n"
 }
 
+# start_time PID: the process's start time (field 22 of its stat), or
+# nothing when it is gone.
+start_time() {
+	{ read -r stat </proc/"$1"/stat; } 2>/dev/null || return 0
+	# shellcheck disable=SC2086
+	set -- ${stat##*) }
+	echo "${20}"
+}
+
 # stop_run SIGNAL PATTERN ARGS...: start regionbench ARGS in the background
 # with progress lines on stderr, signal it once a line matches PATTERN (the
 # work the test means to interrupt has begun), wait for it.
@@ -60,14 +69,22 @@ mkdir "$WORK/scratch"
 pid=$!
 wait_for "page-cache-churn writing" has_line "$WORK/err" ': write [0-9.]*[1-9]'
 worker=$(pgrep -P "$pid" | head -n 1)
+born=$(start_time "$worker")
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null
-# group_empty: the worker was seen and its process group is empty.
-group_empty() {
-	[ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]
+# worker_gone: the worker was seen and is gone (a zombie, or its pid now
+# another process's: pids wrap quickly while other tests fork).
+worker_gone() {
+	[ -n "$worker" ] && [ -n "$born" ] || return 1
+	[ "$(start_time "$worker")" != "$born" ] && return 0
+	[ "$(sed 's/.*) \(.\).*/\1/' /proc/"$worker"/stat 2>/dev/null)" = Z ]
 }
-wait_for "the worker's process group to end" group_empty
-ok $? "the worker dies with a SIGKILLed regionbench"
+wait_for "the worker to end" worker_gone
+st=$?
+ok $st "the worker dies with a SIGKILLed regionbench"
+[ $st -eq 0 ] || diag "worker $worker (started at $born):" \
+    "$(ps -e -o pid,pgid,stat,lstart,wchan:32,args |
+    awk -v w="$worker" 'NR == 1 || $1 == w || $2 == w')"
 ok "$([ -z "$(ls -A "$WORK/scratch")" ]; echo $?)" \
     "and leaves no scratch file"
 
