@@ -271,9 +271,9 @@ region_map_split_shared_blocks(struct region_map *map, char **cause)
 		if (hi > b->end_pfn)
 			hi = b->end_pfn;
 		if (lo >= hi)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s/memory%d "
-			    "is linked to node %d, but zoneinfo puts none of "
-			    "that node's zones in it", map->sys_root,
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "%s/%s/memory%d is linked to node %d, but zoneinfo "
+			    "puts none of that node's zones in it", map->sys_root,
 			    REGION_MAP_SYS_MEMORY, b->id, b->node));
 		b->start_pfn = lo;
 		b->end_pfn = hi;
@@ -285,9 +285,9 @@ region_map_split_shared_blocks(struct region_map *map, char **cause)
 	    region_map_block_cmp);
 	for (i = 1; i < map->nblocks; i++) {
 		if (map->blocks[i].start_pfn < map->blocks[i - 1].end_pfn)
-			return (fail_with(cause, RB_EXIT_INPUT, "%s/%s/memory%d "
-			    "is linked to nodes %d and %d, whose zones in it "
-			    "overlap", map->sys_root, REGION_MAP_SYS_MEMORY,
+			return (fail_with(cause, RB_EXIT_INPUT,
+			    "%s/%s/memory%d is linked to nodes %d and %d, "
+			    "whose zones in it overlap", map->sys_root, REGION_MAP_SYS_MEMORY,
 			    map->blocks[i].id, map->blocks[i - 1].node,
 			    map->blocks[i].node));
 	}

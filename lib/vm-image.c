@@ -255,8 +255,8 @@ static char	*vm_inflate(const uint8_t *, size_t, size_t *);
 
 /*
  * A module file's contents, decompressed: distribution kernels since
- * about 6.2 ship NAME.ko.xz (or .ko.zst, .ko.gz), and the initramfs holds them
- * unpacked: decompressing them in the guest would be emulated work.
+ * about 6.2 ship NAME.ko.xz (or .ko.zst, .ko.gz), and the initramfs
+ * holds them unpacked: decompressing them in the guest would be emulated work.
  */
 static char *
 vm_read_module(const char *path, size_t *len, char **cause)
@@ -945,7 +945,7 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 
 		if (zs == NULL)
 			return (NULL);
-		/* -22 --ultra (the kernel's) wants a window above the default limit. */
+		/* The kernel's -22 --ultra needs more than the default window. */
 		ZSTD_DCtx_setParameter(zs, ZSTD_d_windowLogMax, 31);
 		/*
 		 * One frame: what follows it in a bzImage (the unpacked size)

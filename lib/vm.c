@@ -159,7 +159,7 @@ struct vm_boot {
 	const char	*accel;
 	json_t		*facts;
 	char		*console;
-	char		*dmesg;		/* the guest kernel's log, saved by it */
+	char		*dmesg;		/* the guest kernel's log */
 	int		 keep_signatures; /* the kernel enforces them */
 };
 

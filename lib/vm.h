@@ -15,7 +15,8 @@
 /* The facts of a boot, written by the host and read by the guest. */
 #define VM_FACTS_FILE	"vm.json"
 #define VM_CONSOLE_FILE	"vm-console.log"
-#define VM_DMESG_FILE	"vm-dmesg.log"	/* written by the guest init */
+/* The guest kernel's log, which the guest init writes. */
+#define VM_DMESG_FILE	"vm-dmesg.log"
 /* Environment variable naming the facts file inside the guest. */
 #define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
 /*

@@ -316,10 +316,11 @@ static void
 test_firmware(void)
 {
 	static const char *const entries[][3] = {
-		{ "0x9f000", "0xfffff", "Reserved" },		/* in the 1st MiB */
+		/* Inside the first MiB; RAM; pfn 24576-24832; touching it. */
+		{ "0x9f000", "0xfffff", "Reserved" },
 		{ "0x100000", "0x1ffffff", "System RAM" },
-		{ "0x6000000", "0x60fffff", "Reserved" },	/* pfn 24576-24832 */
-		{ "0x6100000", "0x61fffff", "ACPI Tables" },	/* touches it */
+		{ "0x6000000", "0x60fffff", "Reserved" },
+		{ "0x6100000", "0x61fffff", "ACPI Tables" },
 	};
 	struct region_map_config cfg;
 	struct region_map map;
