@@ -18,11 +18,11 @@
 	};
 CSV_TABLES(CSV_TABLE_COLUMNS)
 
-/* Each header starts with a comma dropped by the "+ 1" below. */
+/* Each header starts with a comma, skipped by taking the string from [1]. */
 #define CSV_TABLE_DEF(id, name, columns, opt)				\
 	[CSV_##id] = {							\
 		.file = name,						\
-		.header = columns(CSV_HEADER_PART, id) + 1,		\
+		.header = &columns(CSV_HEADER_PART, id)[1],		\
 		.cols = csv_cols_##id,					\
 		.ncols = (int)(sizeof csv_cols_##id /			\
 		    sizeof csv_cols_##id[0]),				\

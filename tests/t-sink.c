@@ -356,7 +356,7 @@ main(void)
 	/* A planted samples.csv symlink in an empty-looking dir: O_EXCL
 	 * refuses to create over it. */
 	{
-		char dir2[4300], link_path[4300];
+		char dir2[4300], link_path[4400];
 
 		snprintf(dir2, sizeof dir2, "%s/run2", tmpl);
 		mkdir(dir2, 0755);

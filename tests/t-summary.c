@@ -105,7 +105,8 @@ main(void)
 {
 	const char *data = getenv("TESTDATA");
 	struct metrics_options mo;
-	struct power_model pm = { 100, 10 };
+	struct power_model pm = { .on_mw_per_gib = 100,
+	    .self_refresh_mw_per_gib = 10 };
 	struct summary_run sr;
 	char value[32], *dir, *text, *cause = NULL;
 

@@ -58,7 +58,7 @@ fuzz_line(const char *s, int i, char *out, size_t len)
 static void
 fuzz_sysfs(const char *root, const struct fuzz_part *parts, int n)
 {
-	char mem[512], dir[512], line[128], link[600], target[64];
+	char mem[512], dir[600], line[128], link[700], target[64];
 	int i, node;
 
 	snprintf(mem, sizeof mem, "%s/devices/system/memory", root);

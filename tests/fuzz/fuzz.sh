@@ -39,7 +39,9 @@ for s in $FUZZ_SOURCES; do
 	    [ "$newest_header" -nt "$o" ]; then
 		echo "  CC (fuzz) $s"
 		$FUZZ_CC $CFLAGS -fsanitize=fuzzer-no-link $FUZZ_CPPFLAGS \
-		    -DPKGDATADIR="\"$src/bench\"" -c "$src/$s" -o "$o" || exit 1
+		    -DPKGDATADIR="\"$src/bench\"" \
+		    -DPKGLIBEXECDIR="\"$src/bench\"" -c "$src/$s" -o "$o" ||
+		    exit 1
 	fi
 done
 rm -f "$FUZZ_OUT/librb-fuzz.a"
