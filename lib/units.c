@@ -257,23 +257,39 @@ units_realtime_ns(void)
 	return ((uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec);
 }
 
-/* MemAvailable from /proc/meminfo in bytes, or 0 when it can't be read. */
-uint64_t
-units_mem_available(void)
+/* A field of /proc/meminfo in bytes, or 0 when it can't be read. */
+static uint64_t
+units_meminfo_bytes(const char *key)
 {
 	char line[256];
 	unsigned long long kb;
 	uint64_t bytes = 0;
+	size_t len = strlen(key);
 	FILE *f;
 
 	if ((f = fopen("/proc/meminfo", "re")) == NULL)
 		return (0);
 	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+		if (strncmp(line, key, len) == 0 && line[len] == ':' &&
+		    sscanf(line + len + 1, "%llu kB", &kb) == 1) {
 			bytes = (uint64_t)kb * 1024;
 			break;
 		}
 	}
 	fclose(f);
 	return (bytes);
+}
+
+/* MemAvailable from /proc/meminfo in bytes, or 0 when it can't be read. */
+uint64_t
+units_mem_available(void)
+{
+	return (units_meminfo_bytes("MemAvailable"));
+}
+
+/* MemTotal from /proc/meminfo in bytes, or 0 when it can't be read. */
+uint64_t
+units_mem_total(void)
+{
+	return (units_meminfo_bytes("MemTotal"));
 }

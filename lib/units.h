@@ -24,5 +24,6 @@ void	 units_format_duration(char *buf, size_t len, uint64_t ns);
 uint64_t units_now_ns(void);
 uint64_t units_realtime_ns(void);
 uint64_t units_mem_available(void);
+uint64_t units_mem_total(void);
 
 #endif

@@ -306,7 +306,8 @@ main(int argc, char **argv)
 	int i, fd, have_stressng = access(STRESS_NG, X_OK) == 0;
 
 	log_set_program("perf-workloads");
-	if (workload_size_limit(units_mem_available()) < 2 * GIB) {
+	if (workload_size_limit(units_mem_available(),
+	    units_mem_total()) < 2 * GIB) {
 		printf("# SKIP less than 2 GiB to spare\n");
 		return (0);
 	}

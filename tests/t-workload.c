@@ -233,6 +233,17 @@ test_options(void)
 	free(cause);
 	cause = NULL;
 	workload_run_free(run);
+	tap_ok(workload_size_reserve(24ULL << 30) == 1ULL << 30 &&
+	    workload_size_reserve(8ULL << 30) == 1ULL << 30 &&
+	    workload_size_reserve(0) == 1ULL << 30,
+	    "the size guard keeps 1 GiB from 8 GiB up, or when MemTotal is "
+	    "unknown");
+	tap_ok(workload_size_reserve(1ULL << 30) == 128ULL << 20 &&
+	    workload_size_limit(800ULL << 20, 1ULL << 30) ==
+	    (800ULL << 20) - (128ULL << 20) - (20ULL << 20),
+	    "a 1 GiB guest keeps an eighth, and 2.5 %% of MemAvailable");
+	tap_ok(workload_size_limit(1ULL << 30, 24ULL << 30) == 0,
+	    "no more than MemAvailable is kept back");
 
 	run = new_run("pagetest", (const char *[]){ "size", "4M", "node",
 	    "999", NULL });

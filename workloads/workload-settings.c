@@ -48,11 +48,26 @@ const struct opt_def workload_common_options[] = {
 	{ .name = NULL }
 };
 #undef CO
-/* What --size may reach without --force: MemAvailable less 1 GiB + 2.5%. */
+/*
+ * What the size guard keeps for the rest of the system: 1 GiB, or an
+ * eighth of MemTotal on a machine under 8 GiB, so that a small guest booted
+ * to run one suite can run it (a 1 GiB guest would otherwise spare nothing).
+ * An unreadable MemTotal (0) keeps the whole GiB.
+ */
 uint64_t
-workload_size_limit(uint64_t available)
+workload_size_reserve(uint64_t total)
 {
-	uint64_t margin = (1ULL << 30) + available / 40;
+	uint64_t gib = 1ULL << 30;
+
+	return (total > 0 && total / 8 < gib ? total / 8 : gib);
+}
+
+/* What --size may reach without --force: MemAvailable less the reserve
+ * and 2.5 %. */
+uint64_t
+workload_size_limit(uint64_t available, uint64_t total)
+{
+	uint64_t margin = workload_size_reserve(total) + available / 40;
 
 	return (available > margin ? available - margin : 0);
 }

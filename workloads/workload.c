@@ -108,8 +108,8 @@ static int
 workload_prepare(struct workload_run *run, char **cause)
 {
 	struct workload_ctx *ctx = &run->ctx;
-	uint64_t available, limit;
-	char want[32], have[32];
+	uint64_t available, total, limit;
+	char want[32], have[32], kept[32];
 	int rc;
 
 	free(ctx->priv);
@@ -134,14 +134,17 @@ workload_prepare(struct workload_run *run, char **cause)
 		return (fail_with(cause, RB_EXIT_INPUT, "workload %s: %d "
 		    "threads is out of range (1 to %d)", run->desc->name,
 		    ctx->nthreads, WORKLOAD_MAX_THREADS));
-	limit = workload_size_limit(available);
+	total = units_mem_total();
+	limit = workload_size_limit(available, total);
 	if (ctx->footprint > limit && !run->common.force) {
 		units_format_size(want, sizeof want, ctx->footprint);
 		units_format_size(have, sizeof have, limit);
+		units_format_size(kept, sizeof kept,
+		    workload_size_reserve(total));
 		return (fail_with(cause, RB_EXIT_INPUT, "workload %s needs "
 		    "%s but this machine can spare only %s (MemAvailable "
-		    "less 1 GiB and 2.5%%); use a smaller --size, or --force",
-		    run->desc->name, want, have));
+		    "less %s and 2.5%%); use a smaller --size, or --force",
+		    run->desc->name, want, have, kept));
 	}
 	if (run->common.cpu_bind != WORKLOAD_BIND_NONE) {
 		ctx->cpus = xcalloc(ctx->nthreads, sizeof *ctx->cpus);

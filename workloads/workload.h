@@ -202,7 +202,8 @@ int	 workload_wait(struct workload_run *run,
 void	 workload_result_free(struct workload_result *result);
 const char *workload_status_name(enum workload_status status);
 int	 workload_result_exit_code(const struct workload_result *result);
-uint64_t workload_size_limit(uint64_t available);
+uint64_t workload_size_reserve(uint64_t total);
+uint64_t workload_size_limit(uint64_t available, uint64_t total);
 
 /* Worker side, for the workload files. */
 void	 workload_plan(struct workload_ctx *ctx, int thread, uint64_t work);
