@@ -211,27 +211,66 @@ vm_kernel_free(struct vm_kernel *k)
 }
 
 /*
- * The modules of an image that was unpacked or installed the usual way:
- * PREFIX/boot/vmlinuz-R goes with PREFIX/lib/modules/R.  NULL when there
- * is no such directory.
+ * The modules of an image, found where they usually are: an image unpacked
+ * or installed the usual way, PREFIX/boot/vmlinuz-R, goes with
+ * PREFIX/lib/modules/R; an image left in its kernel build tree,
+ * TREE/arch/ARCH/boot/bzImage, with the modules built in TREE (its
+ * modules.order says `make modules` ran there).  NULL when neither is
+ * found.
  */
 char *
 vm_modules_guess(const struct vm_kernel *k)
 {
 	char *dir, *slash, *path;
 	struct stat st;
+	int i;
 
 	dir = xstrdup(k->path);
-	if ((slash = strrchr(dir, '/')) != NULL)
+	for (i = 0; i < 2 && (slash = strrchr(dir, '/')) != NULL; i++)
 		*slash = '\0';
-	if ((slash = strrchr(dir, '/')) != NULL)
-		*slash = '\0';
-	path = xasprintf("%s/lib/modules/%s", dir, k->release);
-	free(dir);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	path = xasprintf("%s/lib/modules/%s", i == 2 ? dir : ".",
+	    k->release);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		free(dir);
 		return (path);
+	}
 	free(path);
+	/* dir is TREE/arch/ARCH when the image is TREE/arch/ARCH/boot/X. */
+	if (i == 2 && (slash = strrchr(dir, '/')) != NULL &&
+	    slash - dir >= 5 && strncmp(slash - 5, "/arch", 5) == 0) {
+		slash[-5] = '\0';
+		path = xasprintf("%s/modules.order", dir);
+		if (access(path, R_OK) == 0) {
+			free(path);
+			return (dir);
+		}
+		free(path);
+	}
+	free(dir);
 	return (NULL);
+}
+
+/*
+ * Is this file name a kernel module: NAME.ko, or one compressed as
+ * modules_install does (.ko.xz, .ko.zst, .ko.gz)?  A build tree also holds
+ * .NAME.ko.cmd, NAME.mod and the like, which are not.
+ */
+static int
+vm_is_module_file(const char *name)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+	    ".ko.gz" };
+	size_t len = strlen(name), e;
+	size_t i;
+
+	if (name[0] == '.')
+		return (0);
+	for (i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+		e = strlen(ends[i]);
+		if (len > e && strcmp(name + len - e, ends[i]) == 0)
+			return (1);
+	}
+	return (0);
 }
 
 /* A module file's name ("9pnet_virtio.ko") as a module name. */
@@ -325,8 +364,7 @@ vm_modtree_load(struct vm_modtree *t, const char *dir, char **cause)
 			    "--modules %s: %s", e->fts_path,
 			    strerror(e->fts_errno)));
 		}
-		if (e->fts_info != FTS_F || strstr(e->fts_name, ".ko") ==
-		    NULL)
+		if (e->fts_info != FTS_F || !vm_is_module_file(e->fts_name))
 			continue;
 		t->names = xreallocarray(t->names, t->n + 1,
 		    sizeof *t->names);
@@ -624,7 +662,9 @@ vm_find_init(char **cause)
  * The cache key of an initramfs: its kernel, its init, whether module
  * signatures are kept, and the modules tree with the time its modules.dep
  * was written (depmod rewrites it at every modules_install), so modules
- * installed again at the same path make a new initramfs.
+ * installed again at the same path make a new initramfs.  A build tree
+ * has no modules.dep; kbuild rewrites its modules.order whenever a module
+ * was rebuilt.
  */
 static void
 vm_initramfs_key(const struct vm_kernel *k, const char *modules,
@@ -636,8 +676,12 @@ vm_initramfs_key(const struct vm_kernel *k, const char *modules,
 	vm_sha256(init, initlen, inithash);
 	if (modules != NULL) {
 		dep = xasprintf("%s/modules.dep", modules);
-		if (stat(dep, &st) != 0)
-			memset(&st, 0, sizeof st);
+		if (stat(dep, &st) != 0) {
+			free(dep);
+			dep = xasprintf("%s/modules.order", modules);
+			if (stat(dep, &st) != 0)
+				memset(&st, 0, sizeof st);
+		}
 		free(dep);
 	}
 	key = xasprintf("%s %s %s %lld.%09ld %lld %d", k->sha256, inithash,
