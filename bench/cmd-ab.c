@@ -97,8 +97,10 @@ const struct command_entry cmd_ab_entry = {
 	    "runs SUITE (default quick) once per boot into DIR/LABEL-N/run,\n"
 	    "then compares the two groups and gates B against A with rules\n"
 	    "that judge region metrics only (throughput under emulation is\n"
-	    "too noisy).  Exit: the gate's (0 pass, 1 B regressed), 2 bad\n"
-	    "input, 3 a boot or the suite failed.",
+	    "too noisy).  A bug reported by B's kernel in any boot (an oops,\n"
+	    "a WARNING) fails B whatever its figures.  Exit: the gate's (0\n"
+	    "pass, 1 B regressed or reported a bug), 2 bad input, 3 a boot\n"
+	    "or the suite failed.",
 	.options = ab_options,
 	.exec = cmd_ab_exec,
 };

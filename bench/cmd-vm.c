@@ -23,7 +23,8 @@ static const struct opt_def vm_options[] = {
 	{ .name = "modules", .type = OPT_STRING,
 	  .offset = offsetof(struct vm_settings, modules), .arg = "DIR",
 	  .help = "the kernel's lib/modules/RELEASE tree (default: "
-	  "../lib/modules/RELEASE next to IMAGE's boot/, else none)" },
+	  "../lib/modules/RELEASE next to IMAGE's boot/, the build tree of "
+	  "an IMAGE in arch/ARCH/boot/, else none)" },
 	{ .name = "append", .type = OPT_STRING,
 	  .offset = offsetof(struct vm_settings, append), .arg = "ARGS",
 	  .help = "more kernel boot arguments" },
