@@ -19,6 +19,7 @@ ids() {
 # workload --user: the worker runs as nobody, the parent stays root.  The
 # ids are read once the pages are touched (the worker then holds them),
 # then SIGINT ends the hold.
+rm -f "$WORK/err"
 "$REGIONBENCH" workload pagetest --size 8M --threads 1 --hold 60s \
     --user nobody --progress 50ms >"$WORK/out" 2>"$WORK/err" </dev/null &
 pid=$!

@@ -27,11 +27,15 @@ start_time() {
 
 # stop_run SIGNAL PATTERN ARGS...: start regionbench ARGS in the background
 # with progress lines on stderr, signal it once a line matches PATTERN (the
-# work the test means to interrupt has begun), wait for it.
+# work the test means to interrupt has begun), wait for it.  The previous
+# run's stderr is removed first: the background shell truncates the file
+# only when it gets to run, and a busy machine lets wait_for match the
+# previous run's lines before that.
 stop_run() {
 	sig=$1
 	pattern=$2
 	shift 2
+	rm -f "$WORK/err"
 	"$REGIONBENCH" "$@" --progress 50ms >"$WORK/out" 2>"$WORK/err" \
 	    </dev/null &
 	pid=$!
@@ -61,7 +65,7 @@ ok "$([ -n "$worker" ] && [ "$(group_left "$worker")" -eq 0 ]; echo $?)" \
 
 # SIGKILL of regionbench: the worker dies with it (PR_SET_PDEATHSIG) and,
 # its files being unlinked from the start, leaves no scratch behind.
-rm -rf "$WORK/scratch"
+rm -rf "$WORK/scratch" "$WORK/err"
 mkdir "$WORK/scratch"
 "$REGIONBENCH" workload page-cache-churn --size 16M --threads 1 \
     --duration 60s --dir "$WORK/scratch" --progress 50ms >/dev/null \
@@ -70,6 +74,7 @@ pid=$!
 wait_for "page-cache-churn writing" has_line "$WORK/err" ': write [0-9.]*[1-9]'
 worker=$(pgrep -P "$pid" | head -n 1)
 born=$(start_time "$worker")
+[ -n "$born" ] || diag "no worker found under regionbench $pid"
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null
 # worker_gone: the worker was seen and is gone (a zombie, or its pid now
