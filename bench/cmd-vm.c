@@ -18,8 +18,8 @@ static const struct opt_def vm_options[] = {
 	{ .name = "kernel", .type = OPT_STRING,
 	  .offset = offsetof(struct vm_settings, kernel), .arg = "IMAGE",
 	  .required = 1,
-	  .help = "kernel to boot: a bzImage (vmlinuz) or an ELF vmlinux "
-	  "(required)" },
+	  .help = "kernel to boot: a bzImage (vmlinuz), an ELF vmlinux or "
+	  "a kernel build tree (its arch/x86/boot/bzImage) (required)" },
 	{ .name = "modules", .type = OPT_STRING,
 	  .offset = offsetof(struct vm_settings, modules), .arg = "DIR",
 	  .help = "the kernel's lib/modules/RELEASE tree (default: "

@@ -158,18 +158,33 @@ vm_banner_release(const char *data, size_t len)
 /*
  * Identify a kernel image: a bzImage (the boot protocol's "HdrS" header,
  * whose kernel_version field points at the release) or an ELF vmlinux
- * (booted through its PVH note; the release is in its banner).
+ * (booted through its PVH note; the release is in its banner).  A
+ * directory is a kernel build tree, whose image is arch/x86/boot/bzImage.
  */
 int
 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause)
 {
-	char real[PATH_MAX], *data, *v;
+	char real[PATH_MAX], *data, *v, *image = NULL;
+	struct stat st;
 	size_t len, off;
+	int rc;
 
 	memset(k, 0, sizeof *k);
 	if (realpath(path, real) == NULL)
 		return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: %s",
 		    path, strerror(errno)));
+	if (stat(real, &st) == 0 && S_ISDIR(st.st_mode)) {
+		image = xasprintf("%s/" VM_TREE_IMAGE, path);
+		if (realpath(image, real) == NULL) {
+			free(image);
+			return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: "
+			    "a directory without " VM_TREE_IMAGE " (give the "
+			    "image, or build it: make bzImage)", path));
+		}
+		rc = vm_kernel_load(k, image, cause);
+		free(image);
+		return (rc);
+	}
 	if ((data = vm_read_file(real, &len, cause)) == NULL)
 		return (-RB_EXIT_INPUT);
 	if (len > 0x210 && memcmp(data + 0x202, "HdrS", 4) == 0) {

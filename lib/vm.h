@@ -17,6 +17,8 @@
 #define VM_CONSOLE_FILE	"vm-console.log"
 /* The guest kernel's log, which the guest init writes. */
 #define VM_DMESG_FILE	"vm-dmesg.log"
+/* The image of a kernel build tree given as --kernel DIR. */
+#define VM_TREE_IMAGE	"arch/x86/boot/bzImage"
 /* Environment variable naming the facts file inside the guest. */
 #define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
 /*

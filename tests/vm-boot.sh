@@ -97,10 +97,10 @@ else
 	ok 0 "# SKIP the modules are compressed"
 fi
 
-# A kernel left in its build tree, TREE/arch/x86/boot/bzImage with the
-# modules built beside their sources (modules.order, no modules.dep, and
-# kbuild's .NAME.ko.cmd and NAME.mod beside each), finds them without
-# --modules.  Two are compressed with zstd and xz, as newer distribution
+# A kernel build tree given as --kernel TREE boots TREE/arch/x86/boot/bzImage
+# with the modules built beside their sources (modules.order, no
+# modules.dep, and kbuild's .NAME.ko.cmd and NAME.mod beside each), found
+# without --modules.  Two are compressed with zstd and xz, as newer distribution
 # kernels ship them: they are unpacked into the initramfs, and the root
 # (9p) and /var/tmp (ext4) need them.
 tree="$WORK/linux"
@@ -121,9 +121,11 @@ if [ -n "$e4" ] && [ -n "$p9" ] && command -v zstd >/dev/null &&
 		echo "$d/$b.o" >"$d/$b.mod"
 	done
 	zstd -q --rm "$tree/$e4" && xz "$tree/$p9"
-	rb vm --kernel "$tree/arch/x86/boot/bzImage" --memory 512M --cpus 1 \
+	rb vm --kernel "$tree" --memory 512M --cpus 1 \
 	    --scratch 64M --out "$WORK/vm-tree" -- stat -f -c %T /var/tmp
-	expect_rc 0 "a kernel in its build tree, with ext4.ko.zst and 9p.ko.xz"
+	expect_rc 0 "a kernel build tree, with ext4.ko.zst and 9p.ko.xz"
+	grep -q "\"path\": \"$tree/arch/x86/boot/bzImage\"" "$WORK/vm-tree/vm.json"
+	ok $? "its image is arch/x86/boot/bzImage"
 	grep -q "\"modules\": \"$tree\"" "$WORK/vm-tree/vm.json"
 	ok $? "its modules are found in the tree without --modules"
 	grep -qx 'ext2/ext3' "$WORK/out"
@@ -131,7 +133,7 @@ if [ -n "$e4" ] && [ -n "$p9" ] && command -v zstd >/dev/null &&
 	grep -q '"entry": "pvh"' "$WORK/vm-tree/vm.json"
 	ok $? "the xz bzImage boots unpacked, through its PVH entry"
 else
-	for i in 1 2 3 4; do
+	for i in 1 2 3 4 5; do
 		ok 0 "# SKIP no zstd or xz, or the modules are compressed"
 	done
 fi

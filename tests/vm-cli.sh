@@ -56,6 +56,17 @@ rb vm --kernel "$WORK/notakernel" --out "$out" -- true
 expect_rc 2 "an image that is not a kernel"
 expect_err "notakernel: not a kernel image" "says it is not a kernel image"
 
+mkdir -p "$WORK/linux/arch/x86"
+rb vm --kernel "$WORK/linux" --out "$out" -- true
+expect_rc 2 "a directory that is no built kernel tree"
+expect_err "linux: a directory without arch/x86/boot/bzImage" \
+    "names the image it looked for"
+mkdir "$WORK/linux/arch/x86/boot"
+printf 'not a kernel\n' >"$WORK/linux/arch/x86/boot/bzImage"
+rb vm --kernel "$WORK/linux" --out "$out" -- true
+expect_err "linux/arch/x86/boot/bzImage: not a kernel image" \
+    "a tree's image is what is read"
+
 mkdir -p "$WORK/lib/modules/5.10.0-other/kernel"
 : >"$WORK/lib/modules/5.10.0-other/modules.order"
 rb vm --kernel "$fake" --modules "$WORK/lib/modules/5.10.0-other" \
