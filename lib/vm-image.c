@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,12 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "atomic-file.h"
 #include "log.h"
+#include "units.h"
 #include "vm.h"
 
 #define VM_INIT_NAME	"regionbench-vm-init"
@@ -674,6 +677,91 @@ vm_find_init(char **cause)
 }
 
 /*
+ * The cache holds an unpacked vmlinux (tens of MiB) for every kernel image
+ * booted and an initramfs for every kernel, init and modules tree, so a
+ * kernel developer rebuilding all day would fill the disk.  Every use of an
+ * entry refreshes its modification time; after one is added, the least
+ * recently used go while the cache is over VM_CACHE_MAX
+ * (REGIONBENCH_VM_CACHE_MAX overrides), sparing those used in the last
+ * VM_CACHE_MIN_AGE seconds, which a boot starting now may be about to open.
+ */
+#define VM_CACHE_MAX		(1ULL << 30)
+#define VM_CACHE_MIN_AGE	3600
+
+struct vm_cache_entry {
+	char	*path;
+	time_t	 used;
+	off_t	 size;
+};
+
+/* Mark a cache entry as used now. */
+static void
+vm_cache_used(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+static int
+vm_cache_entry_cmp(const void *a, const void *b)
+{
+	const struct vm_cache_entry *x = a, *y = b;
+
+	return (x->used < y->used ? -1 : x->used > y->used);
+}
+
+/* Is this file of the cache's own: a vmlinux or an initramfs? */
+static int
+vm_cache_is_entry(const char *name)
+{
+	return (strncmp(name, "vmlinux-", 8) == 0 ||
+	    strncmp(name, "initramfs-", 10) == 0);
+}
+
+/* Remove the least recently used entries while the cache is too big. */
+static void
+vm_cache_prune(const char *dir)
+{
+	const char *env = getenv("REGIONBENCH_VM_CACHE_MAX");
+	struct vm_cache_entry *e = NULL;
+	uint64_t max = VM_CACHE_MAX, total = 0;
+	struct dirent *d;
+	struct stat st;
+	time_t now = time(NULL);
+	size_t n = 0, i;
+	DIR *dp;
+
+	if (env != NULL && units_parse_size(env, &max, NULL) != 0) {
+		log_warnx("vm: REGIONBENCH_VM_CACHE_MAX=%s is not a size; "
+		    "the cache is kept to 1G", env);
+		max = VM_CACHE_MAX;
+	}
+	if ((dp = opendir(dir)) == NULL)
+		return;
+	while ((d = readdir(dp)) != NULL) {
+		if (!vm_cache_is_entry(d->d_name) ||
+		    fstatat(dirfd(dp), d->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		e = xreallocarray(e, n + 1, sizeof *e);
+		e[n].path = xasprintf("%s/%s", dir, d->d_name);
+		e[n].used = st.st_mtime;
+		e[n++].size = st.st_size;
+		total += (uint64_t)st.st_size;
+	}
+	closedir(dp);
+	qsort(e, n, sizeof *e, vm_cache_entry_cmp);
+	for (i = 0; i < n && total > max; i++) {
+		if (now - e[i].used < VM_CACHE_MIN_AGE)
+			break;
+		if (unlink(e[i].path) == 0)
+			total -= (uint64_t)e[i].size;
+	}
+	for (i = 0; i < n; i++)
+		free(e[i].path);
+	free(e);
+}
+
+/*
  * The cache key of an initramfs: its kernel, its init, whether module
  * signatures are kept, and the modules tree with the time its modules.dep
  * was written (depmod rewrites it at every modules_install), so modules
@@ -924,13 +1012,15 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 		goto out;
 	}
 	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
-	if (access(path, R_OK) == 0)
+	if (access(path, R_OK) == 0) {
+		vm_cache_used(path);
 		rc = 0;
-	else if ((rc = vm_initramfs_build(k, modules, keep_signatures, data,
-	    len, path, cause)) != 0) {
+	} else if ((rc = vm_initramfs_build(k, modules, keep_signatures,
+	    data, len, path, cause)) != 0) {
 		free(path);
 		path = NULL;
-	}
+	} else
+		vm_cache_prune(dir);
 out:
 	*out = path;
 	free(data);
@@ -1066,8 +1156,10 @@ vm_kernel_vmlinux(const struct vm_kernel *k)
 	if ((dir = vm_cache_dir(NULL)) == NULL)
 		return (NULL);
 	path = xasprintf("%s/vmlinux-%.32s", dir, k->sha256);
-	if (access(path, R_OK) == 0)
+	if (access(path, R_OK) == 0) {
+		vm_cache_used(path);
 		goto out;
+	}
 	if ((data = vm_read_file(k->path, &len, NULL)) == NULL ||
 	    len < 0x250)
 		goto fail;
@@ -1084,6 +1176,7 @@ vm_kernel_vmlinux(const struct vm_kernel *k)
 		goto fail;
 	if (atomic_file_write(path, elf, elflen, NULL) != 0)
 		goto fail;
+	vm_cache_prune(dir);
 	goto out;
 fail:
 	free(path);

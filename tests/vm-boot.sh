@@ -19,11 +19,30 @@ regionbench sample --source kpageflags --region-size 256M --interval 200ms \
 echo "sample exited $?"
 exit 7
 GUEST
+# The cache over its limit when this boot adds its entries: the entries
+# unused for two days go, the one used ten minutes ago and other files stay.
+cache="$XDG_CACHE_HOME/regionbench/vm"
+mkdir -p "$cache"
+for f in vmlinux-old initramfs-old.cpio initramfs-recent.cpio notes.txt; do
+	head -c 65536 /dev/zero >"$cache/$f"
+done
+touch -d '2 days ago' "$cache/vmlinux-old" "$cache/initramfs-old.cpio" \
+    "$cache/notes.txt"
+touch -d '10 minutes ago' "$cache/initramfs-recent.cpio"
+export REGIONBENCH_VM_CACHE_MAX=64K
 start=$(date +%s)
 rb vm --kernel "$kernel" --nodes 2 --memory 1G --cpus 2 --scratch 256M \
     --append "page_alloc.shuffle=0" --timeout 5m --out "$out" \
     -- sh "$WORK/guest.sh"
 diag "boot and command: $(($(date +%s) - start)) s"
+unset REGIONBENCH_VM_CACHE_MAX
+[ ! -e "$cache/vmlinux-old" ] && [ ! -e "$cache/initramfs-old.cpio" ] &&
+    [ -e "$cache/initramfs-recent.cpio" ] && [ -e "$cache/notes.txt" ] &&
+    [ "$(ls "$cache" | grep -c '^vmlinux-[0-9a-f]')" -eq 1 ] &&
+    [ "$(ls "$cache" | grep -c '^initramfs-[0-9a-f]')" -eq 1 ]
+st=$?
+ok $st "the cache drops what went unused longest, keeps what was just used"
+[ $st -eq 0 ] || diag "$(ls -l "$cache")"
 expect_rc 7 "the command's exit status comes back"
 expect_out "sample exited 0" "the command's output is relayed"
 [ "$(cat "$out/pwd.txt" 2>/dev/null)" = "$out" ]
