@@ -119,7 +119,8 @@ runner_vacate(struct runner *r, const struct suite_phase *ph,
 		vacate_free(&v);
 		return;
 	}
-	v.timeout_ns = RUNNER_VACATE_TIMEOUT_NS;
+	v.timeout_ns = ph->vacate_timeout_ns != 0 ? ph->vacate_timeout_ns :
+	    RUNNER_VACATE_TIMEOUT_NS;
 	v.stop = session_stop_flag();
 	if ((rc = vacate_run(&v, &cause)) != 0) {
 		snprintf(text, sizeof text, "%s: %s", label, cause);

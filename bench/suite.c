@@ -257,6 +257,12 @@ phase_key(struct suite_parse *p, struct suite_phase *ph, const char *key,
 		}
 	} else if (strcmp(key, "vacate") == 0) {
 		return (suite_vacate(p, ph, value));
+	} else if (strcmp(key, "vacate-timeout") == 0) {
+		if (suite_duration(p, key, value, &ph->vacate_timeout_ns) != 0)
+			return (0);
+		if (ph->vacate_timeout_ns == 0)
+			return (suite_error(p, "vacate-timeout: expected a "
+			    "duration above 0, such as 5m"));
 	} else if (strcmp(key, "checkpoint-freeze") == 0) {
 		if (strcmp(value, "yes") == 0 || strcmp(value, "1") == 0)
 			ph->freeze = 1;

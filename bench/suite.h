@@ -38,6 +38,7 @@ struct suite_phase {
 	int		 vacate_node[SUITE_MAX_VACATE];
 	int		 vacate_region[SUITE_MAX_VACATE];
 	int		 vacate_line;
+	uint64_t	 vacate_timeout_ns;	/* per block; 0: the default */
 };
 
 struct suite {

@@ -92,6 +92,16 @@ bad vacate-twice '[phase a]
 workload = pagetest
 checkpoints = 50%
 vacate = 0/1,0/1' 4 'given twice'
+bad vacate-timeout '[phase a]
+workload = pagetest
+checkpoints = 50%
+vacate = 0/1
+vacate-timeout = 0s' 5 'vacate-timeout: expected a duration above 0'
+bad vacate-timeout-unit '[phase a]
+workload = pagetest
+checkpoints = 50%
+vacate = 0/1
+vacate-timeout = soon' 5 'vacate-timeout: '
 bad vacate-no-checkpoint '[phase a]
 workload = pagetest
 vacate = 0/1' 3 'no checkpoints'
