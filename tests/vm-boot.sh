@@ -32,7 +32,7 @@ touch -d '10 minutes ago' "$cache/initramfs-recent.cpio"
 export REGIONBENCH_VM_CACHE_MAX=64K
 start=$(date +%s)
 rb vm --kernel "$kernel" --nodes 2 --memory 1G --cpus 2 --scratch 256M \
-    --append "page_alloc.shuffle=0" --timeout 5m --out "$out" \
+    --append "page_alloc.shuffle=0" --timeout 15m --out "$out" \
     -- sh "$WORK/guest.sh"
 diag "boot and command: $(($(date +%s) - start)) s"
 unset REGIONBENCH_VM_CACHE_MAX

@@ -347,7 +347,7 @@ cat $A/kdamonds/nr_kdamonds >nr.txt 2>/dev/null || echo none >nr.txt
 exit 0
 GUEST
 start=$(date +%s)
-rb vm --kernel "$kernel61" --memory 1G --cpus 2 --scratch 0 --timeout 5m \
+rb vm --kernel "$kernel61" --memory 1G --cpus 2 --scratch 0 --timeout 15m \
     --out "$out61" -- sh "$WORK/guest61.sh"
 diag "6.1 boot and command: $(($(date +%s) - start)) s"
 expect_rc 0 "the 6.1 guest's script ran"

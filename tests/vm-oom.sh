@@ -46,7 +46,7 @@ cat "$cg/memory.events" >events.txt
 cat "$cg/cgroup.procs" >procs.txt
 rmdir "$cg" && echo removed >removed.txt
 GUEST
-rb vm --kernel "$kernel" --memory 1G --cpus 2 --scratch 0 --timeout 5m \
+rb vm --kernel "$kernel" --memory 1G --cpus 2 --scratch 0 --timeout 15m \
     --out "$out" -- sh "$WORK/guest.sh"
 expect_rc 0 "the guest's script ran"
 [ "$(cat "$out/run.rc" 2>/dev/null)" = 1 ]
