@@ -167,7 +167,7 @@ vm_banner_release(const char *data, size_t len)
 int
 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause)
 {
-	char real[PATH_MAX], *data, *v, *image = NULL;
+	char real[PATH_MAX], *data, *v, *image;
 	struct stat st;
 	size_t len, off;
 	int rc;
@@ -246,15 +246,18 @@ vm_modules_guess(const struct vm_kernel *k)
 	dir = xstrdup(k->path);
 	for (i = 0; i < 2 && (slash = strrchr(dir, '/')) != NULL; i++)
 		*slash = '\0';
-	path = xasprintf("%s/lib/modules/%s", i == 2 ? dir : ".",
-	    k->release);
+	if (i < 2) {
+		free(dir);
+		return (NULL);
+	}
+	path = xasprintf("%s/lib/modules/%s", dir, k->release);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		free(dir);
 		return (path);
 	}
 	free(path);
 	/* dir is TREE/arch/ARCH when the image is TREE/arch/ARCH/boot/X. */
-	if (i == 2 && (slash = strrchr(dir, '/')) != NULL &&
+	if ((slash = strrchr(dir, '/')) != NULL &&
 	    slash - dir >= 5 && strncmp(slash - 5, "/arch", 5) == 0) {
 		slash[-5] = '\0';
 		path = xasprintf("%s/modules.order", dir);
