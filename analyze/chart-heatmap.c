@@ -22,6 +22,7 @@
 
 #define HEAT_W		1000.0
 #define HEAT_TOP	34.0	/* phase and checkpoint labels */
+#define HEAT_RIGHT	110.0	/* the swatches */
 #define HEAT_BOTTOM	56.0
 #define HEAT_NO_DATA	CHART_RGB_NO_DATA	/* region absent, no pages */
 #define HEAT_EMPTY	CHART_RGB_EMPTY
@@ -230,6 +231,59 @@ chart_heat_labels_width(cairo_t *cr, const struct results *res, double rh)
 	return (widest);
 }
 
+/*
+ * Lays the grid out below top (its left edge after the widest row label,
+ * and the node brackets when there are any), paints each node's rows with
+ * fill, one image per node so the gap between nodes stays white, and draws
+ * the phase bands, the row labels and the time axis over it.  *a is left
+ * describing the grid, for what the chart draws around it.
+ */
+void
+chart_heat_grid(cairo_t *cr, const struct chart_run *run, double w,
+    double top, double right, chart_heat_fill_fn *fill, struct chart_axes *a)
+{
+	const struct results *res = run->res;
+	cairo_surface_t *cells;
+	double rh = chart_heat_row_height(res), left, y;
+	int first, r, rows;
+	char label[48];
+
+	left = 12 + chart_heat_labels_width(cr, res, rh) + 10;
+	if (chart_heat_node_groups(res) > 1 || res->regions[0].node != 0)
+		left += 24;
+	a->x = round(left);
+	a->y = round(top);
+	a->w = round(w - a->x - right);
+	a->h = chart_heat_plot_height(res);
+	chart_time_range(res, &a->x0, &a->x1);
+	a->y0 = 0;
+	a->y1 = 1;
+
+	for (y = a->y, first = 0, r = 1; r <= res->nregions; r++) {
+		if (r < res->nregions &&
+		    res->regions[r].node == res->regions[first].node)
+			continue;
+		rows = (int)fmin(r - first, fmax(1, round((r - first) * rh)));
+		cells = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+		    (int)a->w, rows);
+		fill(run, cells, a->x0, a->x1, first, r - first);
+		chart_image_nearest(cr, cells, a->x, y, a->w,
+		    (r - first) * rh);
+		cairo_surface_destroy(cells);
+		y += (r - first) * rh + CHART_HEAT_NODE_GAP;
+		first = r;
+	}
+
+	chart_phase_bands(cr, res, a, 1, 1);
+	chart_heat_row_labels(cr, res, a->x - 8, a->y, rh);
+	chart_axis_x(cr, a, chart_time_scale(a->x1 - a->x0), NULL);
+	snprintf(label, sizeof label, "time since start (%s)",
+	    chart_time_scale(a->x1 - a->x0).unit);
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	chart_font(cr, CHART_FONT_SIZE, 0);
+	chart_text(cr, a->x + a->w / 2, a->y + a->h + 26, 0.5, 0, label);
+}
+
 static void	draw_swatches(cairo_t *, const struct chart_run *,
 		    const struct chart_axes *);
 
@@ -237,55 +291,14 @@ static void
 heatmap_draw(cairo_t *cr, double w, double h, const void *data)
 {
 	const struct chart_run *run = data;
-	const struct results *res = run->res;
 	struct chart_axes a;
-	cairo_surface_t *cells;
-	double rh = chart_heat_row_height(res), top, left, y;
-	int first, r, cols, rows;
+	double top;
 
-	(void)h;
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Region occupancy over time (used / present "
 	    "pages per region)", run->where);
-	left = 12 + chart_heat_labels_width(cr, res, rh) + 10;
-	if (chart_heat_node_groups(res) > 1 || res->regions[0].node != 0)
-		left += 24;
-	a.x = round(left);
-	a.y = round(top + HEAT_TOP);
-	a.w = round(w - a.x - 110);
-	a.h = chart_heat_plot_height(res);
-	chart_time_range(res, &a.x0, &a.x1);
-	a.y0 = 0;
-	a.y1 = 1;
-
-	cols = (int)a.w;
-	/* One image per node: the gap between nodes stays white. */
-	for (y = a.y, first = 0, r = 1; r <= res->nregions; r++) {
-		if (r < res->nregions &&
-		    res->regions[r].node == res->regions[first].node)
-			continue;
-		rows = (int)fmin(r - first, fmax(1, round((r - first) * rh)));
-		cells = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols,
-		    rows);
-		fill_cells(run, cells, a.x0, a.x1, first, r - first);
-		chart_image_nearest(cr, cells, a.x, y, a.w, (r - first) * rh);
-		cairo_surface_destroy(cells);
-		y += (r - first) * rh + CHART_HEAT_NODE_GAP;
-		first = r;
-	}
-
-	chart_phase_bands(cr, res, &a, 1, 1);
-	chart_heat_row_labels(cr, res, a.x - 8, a.y, rh);
-	chart_axis_x(cr, &a, chart_time_scale(a.x1 - a.x0), NULL);
-	{
-		char label[32];
-
-		snprintf(label, sizeof label, "time since start (%s)",
-		    chart_time_scale(a.x1 - a.x0).unit);
-		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		chart_font(cr, CHART_FONT_SIZE, 0);
-		chart_text(cr, a.x + a.w / 2, a.y + a.h + 26, 0.5, 0, label);
-	}
+	chart_heat_grid(cr, run, w, top + HEAT_TOP, HEAT_RIGHT, fill_cells,
+	    &a);
 	draw_swatches(cr, run, &a);
 }
 

@@ -216,53 +216,16 @@ static void
 ps_draw(cairo_t *cr, double w, double h, const void *data)
 {
 	const struct chart_run *run = data;
-	const struct results *res = run->res;
 	const char *names[PS_NLEGEND];
 	struct chart_rgb colours[PS_NLEGEND];
 	struct chart_axes a;
-	cairo_surface_t *cells;
-	double rh = chart_heat_row_height(res), top, left, y;
-	int first, r, cols, rows, n;
-	char label[48];
+	double top;
+	int n;
 
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Power states over time (allocation and "
 	    "DAMON's references per region)", run->where);
-	left = 12 + chart_heat_labels_width(cr, res, rh) + 10;
-	if (chart_heat_node_groups(res) > 1 || res->regions[0].node != 0)
-		left += 24;
-	a.x = round(left);
-	a.y = round(top + PS_TOP);
-	a.w = round(w - a.x - PS_RIGHT);
-	a.h = chart_heat_plot_height(res);
-	chart_time_range(res, &a.x0, &a.x1);
-	a.y0 = 0;
-	a.y1 = 1;
-
-	cols = (int)a.w;
-	/* One image per node: the gap between nodes stays white. */
-	for (y = a.y, first = 0, r = 1; r <= res->nregions; r++) {
-		if (r < res->nregions &&
-		    res->regions[r].node == res->regions[first].node)
-			continue;
-		rows = (int)fmin(r - first, fmax(1, round((r - first) * rh)));
-		cells = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols,
-		    rows);
-		ps_fill(run, cells, a.x0, a.x1, first, r - first);
-		chart_image_nearest(cr, cells, a.x, y, a.w, (r - first) * rh);
-		cairo_surface_destroy(cells);
-		y += (r - first) * rh + CHART_HEAT_NODE_GAP;
-		first = r;
-	}
-
-	chart_phase_bands(cr, res, &a, 1, 1);
-	chart_heat_row_labels(cr, res, a.x - 8, a.y, rh);
-	chart_axis_x(cr, &a, chart_time_scale(a.x1 - a.x0), NULL);
-	snprintf(label, sizeof label, "time since start (%s)",
-	    chart_time_scale(a.x1 - a.x0).unit);
-	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-	chart_font(cr, CHART_FONT_SIZE, 0);
-	chart_text(cr, a.x + a.w / 2, a.y + a.h + 26, 0.5, 0, label);
+	chart_heat_grid(cr, run, w, top + PS_TOP, PS_RIGHT, ps_fill, &a);
 
 	n = ps_legend_items(run, names, colours);
 	chart_legend(cr, a.x, a.y + a.h + PS_BOTTOM + PS_LEGEND_GAP,

@@ -134,6 +134,12 @@ void	 chart_heat_row_labels(cairo_t *cr, const struct results *res,
 	     double x, double y0, double rh);
 double	 chart_heat_labels_width(cairo_t *cr, const struct results *res,
 	     double rh);
+/* Paints the rows regions first .. first + count - 1 over [t0, t1]. */
+typedef void chart_heat_fill_fn(const struct chart_run *run,
+	     cairo_surface_t *cells, double t0, double t1, int first, int count);
+void	 chart_heat_grid(cairo_t *cr, const struct chart_run *run, double w,
+	     double top, double right, chart_heat_fill_fn *fill,
+	     struct chart_axes *a);
 
 int	 chart_make_outdir(const char *outdir, char **cause);
 int	 chart_render_file(const struct chart_def *def, const void *data,
