@@ -57,30 +57,11 @@ else
 fi
 diag "using $KIND: $CG"
 
-cat >"$WORK/oom.ini" <<'INI'
-; The first phase cannot fit in the cgroup; the second can.
-[suite]
-name = oom
-interval = 100ms
-
-[phase boom]
-workload = pagetest
-size = 512M
-threads = 1
-hold = 1s
-
-[phase after]
-workload = pagetest
-size = 8M
-threads = 1
-hold = 200ms
-INI
-
 out="$WORK/r"
 # timeout: a hang fails the test instead of the whole make check.
 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-    timeout -s KILL 300 "$REGIONBENCH" run "$WORK/oom.ini" --source zone --out "$out" \
-    --no-charts --quiet >"$WORK/out" 2>"$WORK/err" </dev/null
+    timeout -s KILL 300 "$REGIONBENCH" run "$TESTDATA/runner/oom.ini" \
+    --source zone --out "$out" --no-charts --quiet >"$WORK/out" 2>"$WORK/err" </dev/null
 RC=$?
 expect_rc 1 "the run survives the OOM kill and says a phase failed"
 expect_err "boom: pagetest was killed by the OOM killer" \

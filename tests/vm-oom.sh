@@ -12,24 +12,7 @@ command -v setpriv >/dev/null || skip_all "no setpriv (util-linux)"
 
 out="$WORK/vm-oom"
 mkdir -p "$out"
-cat >"$out/oom.ini" <<'INI'
-; The first phase cannot fit in the cgroup; the second can.
-[suite]
-name = oom
-interval = 100ms
-
-[phase boom]
-workload = pagetest
-size = 512M
-threads = 1
-hold = 1s
-
-[phase after]
-workload = pagetest
-size = 8M
-threads = 1
-hold = 200ms
-INI
+cp "$TESTDATA/runner/oom.ini" "$out/oom.ini"
 cat >"$WORK/guest.sh" <<'GUEST'
 set -u
 cg=/sys/fs/cgroup/rb-oom
