@@ -23,7 +23,7 @@ TEST_ARCHIVES = bench/libbench.a analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a
 TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
-EXTRA_DIST += tests/tap.h tests/cli-lib.sh tests/fixtures tests/data
+EXTRA_DIST += tests/tap.h tests/perf.h tests/cli-lib.sh tests/fixtures tests/data
 
 check_PROGRAMS += tests/t-units tests/t-opt
 tests_t_units_CFLAGS = $(TEST_CFLAGS)

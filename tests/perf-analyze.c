@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "perf.h"
 #include "units.h"
 
 #define REGIONS		50
@@ -162,23 +163,6 @@ run_timed(char *const argv[], const char *out, double *cpu)
 	return ((units_now_ns() - start) / 1e9);
 }
 
-/* Sort helper. */
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* Median of n values (sorts them). */
-static double
-median(double *v, int n)
-{
-	qsort(v, n, sizeof *v, dbl_cmp);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-}
-
 /* A value from a "phase,metric,value[,unit]" file, or NAN. */
 static double
 lookup(const char *path, const char *phase, const char *metric)
@@ -260,16 +244,16 @@ main(int argc, char **argv)
 		if (have_pandas)
 			tp[i] = run_timed(py_argv, NULL, &cp[i]);
 	}
-	a = median(ta, ROUNDS);
+	a = perf_median(ta, ROUNDS);
 	printf("analyze_seconds=%.3f\n", a);
 	printf("analyze_rows_per_s=%.0f\n", rows / a);
-	printf("analyze_cpu_seconds=%.3f\n", median(ca, ROUNDS));
+	printf("analyze_cpu_seconds=%.3f\n", perf_median(ca, ROUNDS));
 	if (have_pandas) {
-		p = median(tp, ROUNDS);
+		p = perf_median(tp, ROUNDS);
 		printf("pandas_seconds=%.3f\n", p);
 		printf("analyze_vs_pandas=%.2f\n", p / a);
-		printf("analyze_vs_pandas_cpu=%.2f\n", median(cp, ROUNDS) /
-		    median(ca, ROUNDS));
+		printf("analyze_vs_pandas_cpu=%.2f\n", perf_median(cp, ROUNDS) /
+		    perf_median(ca, ROUNDS));
 		printf("analyze_pandas_means_agree=%s\n", agree ? "yes" : "no");
 	} else
 		printf("# analyze_vs_pandas skipped: /usr/bin/python3 cannot "

@@ -20,17 +20,10 @@
 #include "chart.h"
 #include "chart-run.h"
 #include "log.h"
+#include "perf.h"
 #include "units.h"
 
 #define ROUNDS	5
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return ((x > y) - (x < y));
-}
 
 int
 main(int argc, char **argv)
@@ -77,16 +70,14 @@ main(int argc, char **argv)
 		draw[i] = (units_now_ns() - t0) / 1e9;
 		chart_run_free(&run);
 	}
-	qsort(load, ROUNDS, sizeof load[0], cmp_double);
-	qsort(draw, ROUNDS, sizeof draw[0], cmp_double);
 	path = xasprintf("%s/heatmap.svg", tmp);
 	if (stat(path, &st) != 0)
 		st.st_size = 0;
 	free(path);
-	printf("chart_load_seconds=%.3f\n", load[ROUNDS / 2]);
-	printf("chart_draw_seconds=%.3f\n", draw[ROUNDS / 2]);
-	printf("chart_draw_vs_load=%.3f\n", draw[ROUNDS / 2] /
-	    load[ROUNDS / 2]);
+	printf("chart_load_seconds=%.3f\n", perf_median(load, ROUNDS));
+	printf("chart_draw_seconds=%.3f\n", perf_median(draw, ROUNDS));
+	printf("chart_draw_vs_load=%.3f\n", perf_median(draw, ROUNDS) /
+	    perf_median(load, ROUNDS));
 	printf("chart_heatmap_svg_bytes=%lld\n", (long long)st.st_size);
 	cmd = xasprintf("rm -rf '%s'", tmp);
 	if (system(cmd) != 0)

@@ -34,6 +34,7 @@
 #include "kpf-tree.h"
 
 #include "log.h"
+#include "perf.h"
 #include "placement.h"
 #include "procfile.h"
 #include "procfs.h"
@@ -75,23 +76,6 @@ realloc(void *p, size_t size)
 {
 	perf_allocs++;
 	return (__libc_realloc(p, size));
-}
-
-/* Compare two doubles (qsort callback). */
-static int
-perf_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* Median of n values (sorts them). */
-static double
-perf_median(double *v, int n)
-{
-	qsort(v, n, sizeof *v, perf_cmp);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 }
 
 /* Open the kpageflags source on this machine; exit quietly on failure. */

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "perf.h"
 #include "units.h"
 
 #define ROUNDS	5
@@ -52,26 +53,6 @@ struct burn_shared {
 		char		 pad[56];
 	} slot[];
 };
-
-/* Sort helper for doubles. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* The median of n values (n small). */
-static double
-median(const double *v, int n)
-{
-	double s[64];
-
-	memcpy(s, v, n * sizeof *v);
-	qsort(s, n, sizeof *s, cmp_double);
-	return (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2);
-}
 
 /* Sleep for ns nanoseconds, whatever signals arrive. */
 static void
@@ -258,8 +239,9 @@ measure(const char *prog, const char *key, char *const *srcopts, int ncpu,
 		cost[i] = 1 - with / without;
 		share[i] = cpu / ((double)window_ns / 1e9 * ncpu);
 	}
-	printf("observer_cost_%s_1hz=%.4f\n", key, median(cost, ROUNDS));
-	printf("observer_cpu_share_%s_1hz=%.4f\n", key, median(share, ROUNDS));
+	printf("observer_cost_%s_1hz=%.4f\n", key, perf_median(cost, ROUNDS));
+	printf("observer_cpu_share_%s_1hz=%.4f\n", key,
+	    perf_median(share, ROUNDS));
 	fflush(stdout);
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "perf.h"
 #include "procfile.h"
 #include "sampler.h"
 #include "snapshot.h"
@@ -63,23 +64,6 @@ void
 free(void *p)
 {
 	__libc_free(p);
-}
-
-/* qsort callback for doubles. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* Median of n doubles (sorts them). */
-static double
-median(double *v, int n)
-{
-	qsort(v, n, sizeof *v, cmp_double);
-	return (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 }
 
 int
@@ -129,10 +113,11 @@ main(void)
 		}
 		sample_ns[r] = (double)(units_now_ns() - t) / PER_ROUND;
 	}
-	printf("sampler_read_us=%.2f\n", median(read_ns, ROUNDS) / 1e3);
-	printf("sampler_sample_us=%.2f\n", median(sample_ns, ROUNDS) / 1e3);
-	printf("sampler_parse_ratio=%.3f\n", median(sample_ns, ROUNDS) /
-	    median(read_ns, ROUNDS));
+	printf("sampler_read_us=%.2f\n", perf_median(read_ns, ROUNDS) / 1e3);
+	printf("sampler_sample_us=%.2f\n",
+	    perf_median(sample_ns, ROUNDS) / 1e3);
+	printf("sampler_parse_ratio=%.3f\n", perf_median(sample_ns, ROUNDS) /
+	    perf_median(read_ns, ROUNDS));
 
 	before = alloc_calls;
 	for (i = 0; i < 1000; i++) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "perf.h"
 #include "units.h"
 #include "vmstat.h"
 #include "workload.h"
@@ -32,26 +33,6 @@
 
 #define ROUNDS		7
 #define GIB		(1ULL << 30)
-
-/* Sort helper for doubles. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/* The median of n values (n small). */
-static double
-median(const double *v, int n)
-{
-	double s[64];
-
-	memcpy(s, v, n * sizeof *v);
-	qsort(s, n, sizeof *s, cmp_double);
-	return (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2);
-}
 
 /* Run a workload with key=value options; its total row for metric. */
 static double
@@ -329,10 +310,12 @@ main(int argc, char **argv)
 		scale[i] = pt2[i] / pt1[i];
 	}
 	if (selected(argc, argv, "pagetest")) {
-		printf("bare_touch_pages_per_s=%.0f\n", median(bare, ROUNDS));
-		printf("pagetest_pages_per_s=%.0f\n", median(pt1, ROUNDS));
-		printf("pagetest_vs_limit=%.3f\n", median(r1, ROUNDS));
-		printf("pagetest_2t_scaling=%.3f\n", median(scale, ROUNDS));
+		printf("bare_touch_pages_per_s=%.0f\n",
+		    perf_median(bare, ROUNDS));
+		printf("pagetest_pages_per_s=%.0f\n", perf_median(pt1, ROUNDS));
+		printf("pagetest_vs_limit=%.3f\n", perf_median(r1, ROUNDS));
+		printf("pagetest_2t_scaling=%.3f\n",
+		    perf_median(scale, ROUNDS));
 		fflush(stdout);
 	}
 
@@ -344,9 +327,9 @@ main(int argc, char **argv)
 		rf[i] = wf[i] / bf[i];
 	}
 	if (selected(argc, argv, "fork")) {
-		printf("bare_fork_64m_per_s=%.1f\n", median(bf, ROUNDS));
-		printf("fork_heavy_64m_per_s=%.1f\n", median(wf, ROUNDS));
-		printf("fork_vs_limit=%.3f\n", median(rf, ROUNDS));
+		printf("bare_fork_64m_per_s=%.1f\n", perf_median(bf, ROUNDS));
+		printf("fork_heavy_64m_per_s=%.1f\n", perf_median(wf, ROUNDS));
+		printf("fork_vs_limit=%.3f\n", perf_median(rf, ROUNDS));
 		fflush(stdout);
 	}
 
@@ -361,10 +344,11 @@ main(int argc, char **argv)
 	}
 	if (fd != -1) {
 		close(fd);
-		printf("bare_read_evict_mb_per_s=%.0f\n", median(bp, ROUNDS));
+		printf("bare_read_evict_mb_per_s=%.0f\n",
+		    perf_median(bp, ROUNDS));
 		printf("pagecache_read_evict_mb_per_s=%.0f\n",
-		    median(wp, ROUNDS));
-		printf("pagecache_vs_limit=%.3f\n", median(rp, ROUNDS));
+		    perf_median(wp, ROUNDS));
+		printf("pagecache_vs_limit=%.3f\n", perf_median(rp, ROUNDS));
 		fflush(stdout);
 	}
 
@@ -407,16 +391,17 @@ main(int argc, char **argv)
 		rpp[i] = ppfps[i] / sfps[i];
 		rf[i] = wsf[i] / sf[i];
 	}
-	printf("stressng_vm_write64_pages_per_s=%.0f\n", median(sv, 5));
-	printf("stressng_vm_faults_per_s=%.0f\n", median(sfps, 5));
-	printf("pagetest_faults_per_s=%.0f\n", median(pfps, 5));
-	printf("pagetest_vs_stressng=%.3f\n", median(r1, 5));
-	printf("pagetest_prefault_none_faults_per_s=%.0f\n", median(tfps, 5));
-	printf("pagetest_prefault_none_vs_stressng=%.3f\n", median(rt, 5));
-	printf("pagetest_populate_faults_per_s=%.0f\n", median(ppfps, 5));
-	printf("pagetest_populate_vs_stressng=%.3f\n", median(rpp, 5));
-	printf("stressng_fork_per_s=%.0f\n", median(sf, 5));
-	printf("fork_heavy_small_per_s=%.0f\n", median(wsf, 5));
-	printf("fork_vs_stressng=%.3f\n", median(rf, 5));
+	printf("stressng_vm_write64_pages_per_s=%.0f\n", perf_median(sv, 5));
+	printf("stressng_vm_faults_per_s=%.0f\n", perf_median(sfps, 5));
+	printf("pagetest_faults_per_s=%.0f\n", perf_median(pfps, 5));
+	printf("pagetest_vs_stressng=%.3f\n", perf_median(r1, 5));
+	printf("pagetest_prefault_none_faults_per_s=%.0f\n",
+	    perf_median(tfps, 5));
+	printf("pagetest_prefault_none_vs_stressng=%.3f\n", perf_median(rt, 5));
+	printf("pagetest_populate_faults_per_s=%.0f\n", perf_median(ppfps, 5));
+	printf("pagetest_populate_vs_stressng=%.3f\n", perf_median(rpp, 5));
+	printf("stressng_fork_per_s=%.0f\n", perf_median(sf, 5));
+	printf("fork_heavy_small_per_s=%.0f\n", perf_median(wsf, 5));
+	printf("fork_vs_stressng=%.3f\n", perf_median(rf, 5));
 	return (0);
 }
