@@ -237,7 +237,10 @@ int
 chart_make_outdir(const char *outdir, char **cause)
 {
 	struct stat st;
+	int rc;
 
+	if ((rc = make_parent_dirs(outdir, cause)) != 0)
+		return (rc);
 	if (mkdir(outdir, 0777) == 0 || (errno == EEXIST &&
 	    stat(outdir, &st) == 0 && S_ISDIR(st.st_mode)))
 		return (0);

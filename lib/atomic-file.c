@@ -261,3 +261,29 @@ atomic_file_write(const char *path, const void *data, size_t len,
 	}
 	return (atomic_file_commit(&af, cause));
 }
+
+/*
+ * Create the directories leading to path (mkdir -p of its parent), so
+ * that --out a/b/c works wherever it is given; path itself is left to the
+ * caller, which knows whether an existing one is welcome.
+ */
+int
+make_parent_dirs(const char *path, char **cause)
+{
+	char dir[PATH_MAX];
+	size_t i;
+
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: path too long",
+		    path));
+	for (i = 1; dir[i] != '\0'; i++) {
+		if (dir[i] != '/' || dir[i - 1] == '/')
+			continue;
+		dir[i] = '\0';
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+			return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s",
+			    dir, strerror(errno)));
+		dir[i] = '/';
+	}
+	return (0);
+}

@@ -39,4 +39,6 @@ int	 atomic_file_writeat(int dirfd, const char *dir, const char *name,
 	     const void *data, size_t len, char **cause);
 int	 atomic_write_all(int fd, const void *data, size_t len);
 
+int	 make_parent_dirs(const char *path, char **cause);
+
 #endif

@@ -120,28 +120,16 @@ sink_dir_trusted(const char *dir, const struct stat *st, char **cause)
 int
 sink_make_dir(const char *dir, char **cause)
 {
-	char path[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
-	size_t i;
 	DIR *d;
 	int rc;
 
 	if (*dir == '\0')
 		return (fail_with(cause, RB_EXIT_INPUT, "the results directory "
 		    "path is empty"));
-	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s: path too long",
-		    dir));
-	for (i = 1; path[i] != '\0'; i++) {
-		if (path[i] != '/')
-			continue;
-		path[i] = '\0';
-		if (mkdir(path, 0755) == -1 && errno != EEXIST)
-			return (fail_with(cause, RB_EXIT_ENV, "%s: mkdir: %s",
-			    path, strerror(errno)));
-		path[i] = '/';
-	}
+	if ((rc = make_parent_dirs(dir, cause)) != 0)
+		return (rc);
 	if (mkdir(dir, 0755) == 0) {
 		killpoint_op();
 		return (0);

@@ -300,9 +300,10 @@ static int
 vm_prepare_out(struct vm_boot *b, char **cause)
 {
 	const struct vm_settings *set = b->set;
-	char real[PATH_MAX], stamp[32], *out, *p;
+	char real[PATH_MAX], stamp[32], *out;
 	struct tm tm;
 	time_t now;
+	int rc;
 
 	if (set->out != NULL)
 		out = xstrdup(set->out);
@@ -312,21 +313,15 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
 		out = xasprintf("results/vm-%s", stamp);
 	}
-	for (p = out + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(out, 0755) == -1 && errno != EEXIST) {
-			fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,
-			    strerror(errno));
-			free(out);
-			return (-RB_EXIT_ENV);
-		}
-		*p = c;
-		if (c == '\0')
-			break;
+	if ((rc = make_parent_dirs(out, cause)) != 0) {
+		free(out);
+		return (rc);
+	}
+	if (mkdir(out, 0755) == -1 && errno != EEXIST) {
+		fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,
+		    strerror(errno));
+		free(out);
+		return (-RB_EXIT_ENV);
 	}
 	if (realpath(out, real) == NULL) {
 		fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,

@@ -34,6 +34,17 @@ expect_rc 0 "--format png"
 [ -f "$WORK/png/heatmap.png" ] && [ ! -e "$WORK/png/heatmap.svg" ]
 ok $? "--format png writes PNG only"
 
+# --out makes the directories leading to it, as run and sample do.
+rb chart "$BASIC" --out "$WORK/deep/er/png" --format png
+expect_rc 0 "--out whose parents do not exist yet"
+[ -f "$WORK/deep/er/png/heatmap.png" ]
+ok $? "the parents are made"
+: >"$WORK/afile"
+rb chart "$BASIC" --out "$WORK/afile/png" --format png
+expect_rc 3 "--out below a file: exit 3"
+expect_err "afile/png: cannot create the output directory: Not a directory" \
+    "the message names the file in the way"
+
 rb chart "$BASIC" --out "$WORK/x" --format gif
 expect_rc 2 "--format gif is refused"
 expect_err "gif" "the message names the format"
