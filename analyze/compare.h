@@ -46,6 +46,8 @@ struct compare_run {
 	char		**phases;	/* summary row phase -> name */
 	int		 nphases;
 	struct summary	 sum;
+	int		 guest;		/* made in a regionbench vm boot */
+	char		*guest_kernel_report;	/* its kernel's, NULL: none */
 };
 
 struct compare_group {

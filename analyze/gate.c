@@ -571,8 +571,87 @@ gate_quality_refusal(const struct gate_quality *q,
 }
 
 /*
+ * The check no rule file can leave out: a candidate whose runs were made
+ * in guests (regionbench vm, ab) fails when its kernel reported a bug (an
+ * oops, a WARNING, a hung task) in any of them, whatever its figures:
+ * figures from a kernel that is not healthy prove nothing about it.  The
+ * baseline's reports only show in the message, since the baseline is
+ * what the candidate is measured against, not what is under test.
+ */
+static const struct gate_rule gate_guest_kernel_rule = {
+	.name = "guest-kernel",
+	.metric = "kernel_report",
+	.phase = "*",
+	.unit = "*",
+	.better_lower = 1,
+	.max_change = 0,
+	.alpha = 0,
+};
+
+/* Of group g's runs, those made in guests, and those whose kernel reported. */
+static void
+gate_guest_reports(const struct compare_group *g, int *guests, int *reports,
+    const struct compare_run **first)
+{
+	int i;
+
+	*guests = *reports = 0;
+	*first = NULL;
+	for (i = 0; i < g->nruns; i++) {
+		*guests += g->runs[i]->guest;
+		if (g->runs[i]->guest_kernel_report == NULL)
+			continue;
+		if ((*reports)++ == 0)
+			*first = g->runs[i];
+	}
+}
+
+/* Add the guest-kernel check when the candidate ran in guests. */
+static void
+gate_guest_kernel(const struct compare_set *set, struct gate_result **res,
+    int *n)
+{
+	const struct compare_run *fb, *fc;
+	struct gate_result *r;
+	int gb, rb, gc, rc;
+	char *base = NULL;
+
+	gate_guest_reports(&set->groups[1], &gc, &rc, &fc);
+	if (gc == 0)
+		return;
+	gate_guest_reports(&set->groups[0], &gb, &rb, &fb);
+	r = gate_add(res, n, &gate_guest_kernel_rule, NULL);
+	r->judged = 1;
+	r->nbase = gb;
+	r->ncand = gc;
+	r->base_mean = rb;
+	r->cand_mean = rc;
+	r->worse = rc;
+	r->unchanged = rb == 0 && rc == 0;
+	r->failed = rc > 0;
+	r->reason = xstrdup(rc > 0 ? "the candidate's kernel reported a bug" :
+	    "no bug reported by the candidate's kernel");
+	if (rb > 0)
+		base = xasprintf("; the baseline's kernel reported one in %d "
+		    "of %d runs (\"%s\" in %s): its figures may not be "
+		    "trusted", rb, gb, fb->guest_kernel_report, fb->dir);
+	if (rc > 0)
+		r->message = xasprintf("FAIL: guest kernel: the candidate's "
+		    "kernel reported a bug in %d of %d runs made in guests "
+		    "(\"%s\" in %s; its vm-dmesg.log has the rest)%s", rc,
+		    gc, fc->guest_kernel_report, fc->dir, base != NULL ?
+		    base : "");
+	else
+		r->message = xasprintf("pass: guest kernel: no bug reported "
+		    "by the candidate's kernel in its %d runs made in "
+		    "guests%s", gc, base != NULL ? base : "");
+	free(base);
+}
+
+/*
  * Apply every rule to every key it matches.  A rule that matches no metric
- * present on both sides yields one result with key NULL, not judged.
+ * present on both sides yields one result with key NULL, not judged.  The
+ * guest-kernel check follows when the candidate's runs were made in guests.
  * Returns the number of failed checks (gate_count has every count).
  */
 int
@@ -622,6 +701,7 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 			    rule->unit);
 	}
 	free(tmp);
+	gate_guest_kernel(set, &res, &n);
 	*out = res;
 	*nout = n;
 	for (i = failed = 0; i < n; i++)
@@ -795,6 +875,15 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 		}
 		fprintf(f, "| %s | ", r[i].failed ? ":x: FAIL" : "pass");
 		md_cell(f, r[i].rule->name);
+		if (r[i].key == NULL) {
+			/* guest-kernel: runs whose kernel reported a bug */
+			fprintf(f, " | %s | `%s` | %g of %d runs | %g of %d "
+			    "runs | | none allowed | - |\n",
+			    r[i].rule->phase, r[i].rule->metric,
+			    r[i].base_mean, r[i].nbase, r[i].cand_mean,
+			    r[i].ncand);
+			continue;
+		}
 		fprintf(f, " | ");
 		md_cell(f, r[i].key->phase);
 		fprintf(f, " | `");
@@ -906,9 +995,9 @@ gate_json_check(const struct gate_result *r)
 	json_object_set_new(c, "better", json_string(rule->better_lower ?
 	    "lower" : "higher"));
 	json_object_set_new(c, "allowed", json_string(limit));
-	json_object_set_new(c, "n_baseline", r->key != NULL ?
+	json_object_set_new(c, "n_baseline", r->key != NULL || r->judged ?
 	    json_integer(r->nbase) : json_null());
-	json_object_set_new(c, "n_candidate", r->key != NULL ?
+	json_object_set_new(c, "n_candidate", r->key != NULL || r->judged ?
 	    json_integer(r->ncand) : json_null());
 	json_object_set_new(c, "baseline_mean", r->judged ?
 	    gate_json_num(r->base_mean) : json_null());

@@ -793,6 +793,8 @@ meta_load(struct results *res, char **cause)
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
 	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
 	res->kernel_version = meta_copy(root, "kernel.version", NULL);
+	res->guest_kernel_sha256 = meta_copy(root, "guest.kernel.sha256",
+	    NULL);
 	res->run_id = meta_copy(root, "run_id", NULL);
 	res->start_time = meta_copy(root, "start_time", NULL);
 	res->end_time = meta_copy(root, "end_time", NULL);
@@ -1042,6 +1044,7 @@ results_free(struct results *res)
 	free(res->kernel_release);
 	free(res->boot_id);
 	free(res->kernel_version);
+	free(res->guest_kernel_sha256);
 	free(res->run_id);
 	free(res->start_time);
 	free(res->end_time);

@@ -72,6 +72,8 @@ struct results {
 	char		*host;
 	char		*kernel_release;
 	char		*kernel_version;	/* NULL when meta.json has none */
+	char		*guest_kernel_sha256;	/* made in a regionbench vm
+					   boot of this kernel; NULL: not */
 	char		*boot_id;	/* NULL when meta.json has none */
 	char		*run_id;	/* NULL in results older than run ids */
 	char		*start_time;	/* UTC, ISO 8601; NULL: unknown */

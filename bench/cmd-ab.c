@@ -42,6 +42,12 @@ static const struct opt_def ab_options[] = {
 	{ .name = "rules", .type = OPT_STRING, .offset = AB(rules),
 	  .arg = "FILE", .help = "gate rules (default: gate-rules-vm.ini, "
 	  "region metrics only)" },
+	{ .name = "junit", .type = OPT_STRING, .offset = AB(junit),
+	  .arg = "FILE", .help = "write the gate's JUnit XML (see gate "
+	  "--help)" },
+	{ .name = "markdown", .type = OPT_STRING, .offset = AB(markdown),
+	  .arg = "FILE", .help = "write the gate's markdown summary (- for "
+	  "stdout)" },
 	{ .name = "memory", .type = OPT_SIZE, .offset = AB_VM(memory),
 	  .arg = "SIZE", .def = "2G", .min = 128 << 20,
 	  .max = INT64_C(1) << 42, .help = "guest memory" },

@@ -198,11 +198,19 @@ vm_ab_gate(struct vm_ab_state *st, char **cause)
 	long i;
 	int s, rc, n = 0;
 
-	argv = xcalloc(4 * st->set->boots + 12, sizeof *argv);
+	argv = xcalloc(4 * st->set->boots + 16, sizeof *argv);
 	argv[n++] = st->self;
 	argv[n++] = "gate";
 	argv[n++] = "--rules";
 	argv[n++] = st->rules;
+	if (st->set->junit != NULL) {
+		argv[n++] = "--junit";
+		argv[n++] = st->set->junit;
+	}
+	if (st->set->markdown != NULL) {
+		argv[n++] = "--markdown";
+		argv[n++] = st->set->markdown;
+	}
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < st->set->boots; i++) {
 			argv[n++] = s == 0 ? "--baseline" : "--candidate";

@@ -61,6 +61,8 @@ struct vm_ab_settings {
 	char		*label_b;
 	long		 boots;		/* per side */
 	char		*rules;		/* NULL: gate-rules-vm.ini */
+	char		*junit;		/* the gate's reports, NULL: none */
+	char		*markdown;
 };
 
 /* vm-image.c */

@@ -346,6 +346,81 @@ REGIONBENCH_DATADIR="$WORK/nowhere" "$REGIONBENCH" gate --baseline "$WORK/base" 
 RC=$?
 expect_rc 2 "gate: a missing rules file is bad input"
 
+# Runs made in guests (regionbench vm, ab): each in a boot directory beside
+# the vm.json that names the guest kernel and what its log reported.
+printf '[spread]\nmetric = spread_index.twmean\nbetter = lower\nmax_change = 5%%\nrequire_significance = yes\nmin_runs = 3\n' \
+    >"$WORK/vmrules.ini"
+# guestrun DIR: mark the run in DIR as made in a guest of kernel "k1", as
+# its meta.json says when the run was made by regionbench vm.
+guestrun() {
+	python3 -c '
+import json, sys
+p = sys.argv[1] + "/meta.json"
+d = json.load(open(p))
+d["guest"] = {"kernel": {"release": "6.18.0", "sha256": "k1"}}
+json.dump(d, open(p, "w"))' "$1"
+}
+for side in a b; do
+	for i in 1 2 3; do
+		mknoisy "$WORK/ab/$side-$i/run" $((600 + i)) 1
+		guestrun "$WORK/ab/$side-$i/run"
+		echo '{"guest": {"kernel": {"sha256": "k1"}}}' \
+		    >"$WORK/ab/$side-$i/vm.json"
+	done
+done
+abgate() {
+	rb gate --baseline "$WORK/ab/a-1/run" --baseline "$WORK/ab/a-2/run" \
+	    --baseline "$WORK/ab/a-3" --candidate "$WORK/ab/b-1/run" \
+	    --candidate "$WORK/ab/b-2/run" --candidate "$WORK/ab/b-3" \
+	    --rules "$WORK/vmrules.ini" "$@"
+}
+abgate
+expect_rc 0 "gate on runs made in guests whose kernels reported nothing"
+expect_out '^pass: guest kernel: no bug reported by the candidate.s kernel in its 3 runs made in guests$' \
+    "the guest-kernel check is there and passes"
+expect_out '^gate: passed \(2 checks, 0 failed' "counted as a check"
+echo '{"guest": {"kernel": {"sha256": "k1"}}, "kernel_report": "WARNING: CPU: 1 PID: 7 at mm/page_alloc.c:4410"}' \
+    >"$WORK/ab/b-2/vm.json"
+abgate --junit "$WORK/ab.xml" --markdown "$WORK/ab.md"
+expect_rc 1 "a bug reported by the candidate's kernel fails the gate"
+expect_out '^pass: spread_index.twmean ' "though its figures pass"
+expect_out "^FAIL: guest kernel: the candidate's kernel reported a bug in 1 of 3 runs made in guests \\(\"WARNING: CPU: 1 PID: 7 at mm/page_alloc.c:4410\" in $WORK/ab/b-2/run;" \
+    "the message quotes the report and names the run"
+grep -q '<testcase classname="gate.guest-kernel" name="kernel_report">' "$WORK/ab.xml" &&
+    grep -q 'failures="1"' "$WORK/ab.xml"
+ok $? "JUnit has the check as a failed testcase"
+grep -q '^| :x: FAIL | guest-kernel | \* | `kernel_report` | 0 of 3 runs | 1 of 3 runs |' "$WORK/ab.md"
+ok $? "markdown has its row"
+abgate --format json
+expect_rc 1 "--format json: exit 1"
+python3 -c '
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["checks"] if c["rule"] == "guest-kernel"]
+sys.exit(0 if len(c) == 1 and c[0]["verdict"] == "failed" and
+    c[0]["n_candidate"] == 3 and c[0]["candidate_mean"] == 1 else 1)' "$WORK/out"
+ok $? "JSON has the check, failed, 1 of 3"
+cp "$WORK/ab/b-2/vm.json" "$WORK/ab/a-3/vm.json"
+echo '{"guest": {"kernel": {"sha256": "k1"}}}' >"$WORK/ab/b-2/vm.json"
+abgate
+expect_rc 0 "a bug reported by the baseline's kernel only: the gate passes"
+expect_out "^pass: guest kernel: no bug reported by the candidate's kernel in its 3 runs made in guests; the baseline's kernel reported one in 1 of 3 runs \\(.* in $WORK/ab/a-3/run\\): its figures may not be trusted" \
+    "and says the baseline's figures may not be trusted"
+for i in 1 2 3; do
+	echo '{"guest": {"kernel": {"sha256": "k2"}}, "kernel_report": "BUG: x"}' \
+	    >"$WORK/ab/b-$i/vm.json"
+done
+abgate
+expect_rc 0 "a vm.json of another kernel than the run's: not the run's boot"
+expect_out '^gate: passed \(1 check, 0 failed' "no guest-kernel check"
+mknoisy "$WORK/host/0" 701 1
+echo '{"guest": {"kernel": {"sha256": "k1"}}, "kernel_report": "BUG: x"}' \
+    >"$WORK/host/vm.json"
+rb gate --baseline "$WORK/ab/a-1/run" --baseline "$WORK/ab/a-2/run" \
+    --baseline "$WORK/ab/a-3" --candidate "$WORK/host/0" \
+    --rules "$WORK/vmrules.ini" --allow-unjudged
+expect_out '^gate: .*\(1 check' \
+    "a run made on the host is not judged by a vm.json beside it"
+
 # A live run records the boot it ran in.
 if [ -r /proc/sys/kernel/random/boot_id ]; then
 	rb sample --count 1 --out "$WORK/live" --quiet

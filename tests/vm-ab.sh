@@ -25,10 +25,18 @@ ab() {
 }
 
 ab shuffle --append page_alloc.shuffle=0 --append-b page_alloc.shuffle=1 \
-    --label-a plain --label-b shuffle
+    --label-a plain --label-b shuffle --junit "$WORK/ab.xml" \
+    --markdown "$WORK/ab.md"
 expect_rc 1 "A/B: the gate fails page_alloc.shuffle=1"
 grep -q '^FAIL: spread_index' "$WORK/out"
 ok $? "A/B: spread_index is what fails"
+grep -q '^pass: guest kernel: no bug reported by the candidate.s kernel in its 3 runs made in guests' \
+    "$WORK/out"
+ok $? "A/B: the gate checked the candidate's kernel logs"
+grep -q '<failure type="regression"' "$WORK/ab.xml" &&
+    grep -q 'classname="gate.guest-kernel"' "$WORK/ab.xml" &&
+    grep -q '^## regionbench gate: \*\*FAILED\*\*' "$WORK/ab.md"
+ok $? "A/B: --junit and --markdown carry the gate's checks"
 n=$(ls -d "$WORK"/shuffle/plain-*/run "$WORK"/shuffle/shuffle-*/run | wc -l)
 [ "$n" -eq 6 ]
 ok $? "A/B: 6 results directories under one parent"
