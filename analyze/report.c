@@ -382,6 +382,14 @@ html_quality(FILE *f, const struct compare_run *run)
 		    run->interval_s > 0 ? run->interval_s : NAN) ? "clean" :
 		    "figures less certain");
 	}
+	/* Figures from a guest whose kernel was not healthy (docs/ci.md). */
+	if (run->guest_kernel_report != NULL) {
+		fputs("<tr class=\"warn\"><td colspan=\"5\">the guest kernel "
+		    "reported a bug: <code>", f);
+		html_text(f, run->guest_kernel_report);
+		fputs("</code> (its boot's vm-dmesg.log has the rest)"
+		    "</td></tr>\n", f);
+	}
 	fputs("</table>\n<p class=\"note\">Overruns: samples the sampler "
 	    "skipped because it fell behind; largest gap: the longest "
 	    "interval between two samples of the phase; kpageflags error: "

@@ -64,6 +64,23 @@ expect_rc 0 "report into the default place"
     "$WORK/copy/report.html"
 ok $? "DIR/report.html links its CSVs by name"
 
+# A run made in a guest whose kernel reported a bug says so.
+mkdir -p "$WORK/boot"
+cp -r "$BASIC" "$WORK/boot/run"
+python3 -c '
+import json, sys
+p = sys.argv[1] + "/meta.json"
+d = json.load(open(p))
+d["guest"] = {"kernel": {"sha256": "k1"}}
+json.dump(d, open(p, "w"))' "$WORK/boot/run"
+echo '{"guest": {"kernel": {"sha256": "k1"}}, "kernel_report": "BUG: Bad page state <pfn:1234>"}' \
+    >"$WORK/boot/vm.json"
+rb report "$WORK/boot/run" --out "$WORK/boot.html"
+expect_rc 0 "report of a run made in a guest"
+grep -q 'the guest kernel reported a bug: <code>BUG: Bad page state &lt;pfn:1234&gt;</code>' \
+    "$WORK/boot.html" && xmllint --html --noout "$WORK/boot.html"
+ok $? "its data quality names the kernel's report"
+
 # Groups: a comparison section with the compare chart and the table.
 mkgroup "$WORK/vanilla" vanilla h1 "4 3 4" "100 101 99"
 mkgroup "$WORK/patched" patched h1 "1 0 1" "100 100 100"
