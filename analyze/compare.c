@@ -14,12 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "compare.h"
 #include "store.h"
 #include "log.h"
-#include "vm.h"
 
 /* Sort helper for names. */
 static int
@@ -70,41 +67,6 @@ compare_run_shape(const struct results *res)
 	return (text);
 }
 
-/*
- * Did the kernel of the boot that made the run report a bug?  A run made
- * in a regionbench vm (or ab) boot records the guest kernel's checksum in
- * meta.json and sits in the boot's directory, beside the vm.json that
- * holds the kernel's report; a vm.json of another kernel is not its boot's
- * (the run was copied there), and a run away from its vm.json is not
- * counted as a guest run: nothing says how its kernel fared.
- */
-static void
-compare_run_guest(struct compare_run *run, const struct results *res)
-{
-	const char *sha, *report;
-	char *real, *path;
-	json_t *facts;
-
-	if (res->guest_kernel_sha256 == NULL ||
-	    (real = realpath(run->dir, NULL)) == NULL)
-		return;
-	strrchr(real, '/')[1] = '\0';	/* realpath's are absolute */
-	path = xasprintf("%s%s", real, VM_FACTS_FILE);
-	free(real);
-	facts = json_load_file(path, 0, NULL);
-	sha = json_string_value(json_object_get(json_object_get(
-	    json_object_get(facts, "guest"), "kernel"), "sha256"));
-	if (sha != NULL && strcmp(sha, res->guest_kernel_sha256) == 0) {
-		run->guest = 1;
-		report = json_string_value(json_object_get(facts,
-		    "kernel_report"));
-		if (report != NULL)
-			run->guest_kernel_report = xstrdup(report);
-	}
-	json_decref(facts);
-	free(path);
-}
-
 /* Load one run directory and keep its summary and identity. */
 int
 compare_load_run(const char *dir, const struct metrics_options *opt,
@@ -140,7 +102,9 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	run->phases = xcalloc(res->nphases + 1, sizeof *run->phases);
 	for (i = 0; i < res->nphases; i++)
 		run->phases[i] = xstrdup(res->phases[i]);
-	compare_run_guest(run, res);
+	run->guest = res->guest;
+	if (res->guest_kernel_report != NULL)
+		run->guest_kernel_report = xstrdup(res->guest_kernel_report);
 	metrics_summarize(m, &run->sum);
 	metrics_free(m);
 	results_free(res);

@@ -23,6 +23,7 @@
 #include "meta.h"
 #include "results.h"
 #include "results-csv.h"
+#include "vm.h"
 
 #define MAX_NODES	1024
 #define MAX_REGION_NO	65536
@@ -810,6 +811,41 @@ meta_load(struct results *res, char **cause)
 	return (0);
 }
 
+/*
+ * Did the kernel of the boot that made the run report a bug?  A run made
+ * in a regionbench vm (or ab) boot records the guest kernel's checksum in
+ * meta.json and sits in the boot's directory, beside the vm.json that
+ * holds the kernel's report; a vm.json of another kernel is not its boot's
+ * (the run was copied there), and a run away from its vm.json is not
+ * counted as a guest run: nothing says how its kernel fared.
+ */
+static void
+results_guest_boot(struct results *res)
+{
+	const char *sha, *report;
+	char *real, *path;
+	json_t *facts;
+
+	if (res->guest_kernel_sha256 == NULL ||
+	    (real = realpath(res->dir, NULL)) == NULL)
+		return;
+	strrchr(real, '/')[1] = '\0';	/* realpath's are absolute */
+	path = xasprintf("%s%s", real, VM_FACTS_FILE);
+	free(real);
+	facts = json_load_file(path, 0, NULL);
+	sha = json_string_value(json_object_get(json_object_get(
+	    json_object_get(facts, "guest"), "kernel"), "sha256"));
+	if (sha != NULL && strcmp(sha, res->guest_kernel_sha256) == 0) {
+		res->guest = 1;
+		report = json_string_value(json_object_get(facts,
+		    "kernel_report"));
+		if (report != NULL)
+			res->guest_kernel_report = xstrdup(report);
+	}
+	json_decref(facts);
+	free(path);
+}
+
 /* Does DIR look like one run (it has a meta.json)? */
 int
 results_is_run_dir(const char *dir)
@@ -1014,6 +1050,7 @@ results_load(const char *dir, struct results **out, char **cause)
 	res->dir = xstrdup(dir);
 	if ((rc = meta_load(res, cause)) != 0)
 		goto fail;
+	results_guest_boot(res);
 	if (results_no_data(dir)) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", dir,
 		    RESULTS_NO_DATA);
@@ -1045,6 +1082,7 @@ results_free(struct results *res)
 	free(res->boot_id);
 	free(res->kernel_version);
 	free(res->guest_kernel_sha256);
+	free(res->guest_kernel_report);
 	free(res->run_id);
 	free(res->start_time);
 	free(res->end_time);

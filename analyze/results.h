@@ -74,6 +74,8 @@ struct results {
 	char		*kernel_version;	/* NULL when meta.json has none */
 	char		*guest_kernel_sha256;	/* made in a regionbench vm
 					   boot of this kernel; NULL: not */
+	int		 guest;		/* its boot's vm.json is beside it */
+	char		*guest_kernel_report;	/* that boot's; NULL: none */
 	char		*boot_id;	/* NULL when meta.json has none */
 	char		*run_id;	/* NULL in results older than run ids */
 	char		*start_time;	/* UTC, ISO 8601; NULL: unknown */

@@ -97,9 +97,21 @@ static const char *const store_schema_v2[] = {
 	NULL
 };
 
+/*
+ * 3: whether the run was made in a regionbench vm boot and what that
+ * boot's kernel reported, so a gate on stored runs checks the kernel as
+ * one on directories does.
+ */
+static const char *const store_schema_v3[] = {
+	"ALTER TABLE runs ADD COLUMN guest INTEGER",
+	"ALTER TABLE runs ADD COLUMN guest_kernel_report TEXT",
+	NULL
+};
+
 static const char *const *const store_migrations[STORE_SCHEMA_VERSION] = {
 	store_schema_v1,
-	store_schema_v2
+	store_schema_v2,
+	store_schema_v3
 };
 
 /* The tables that hold a run's rows, for replacing a run. */
@@ -378,7 +390,7 @@ store_insert_run(struct store *st, const char *id, const char *dir,
     const struct results *res, const struct summary *sum, const char *shape,
     const struct metrics_options *mo, char **cause)
 {
-	char *p[20], now[32];
+	char *p[22], now[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	int i, rc;
@@ -406,13 +418,15 @@ store_insert_run(struct store *st, const char *id, const char *dir,
 	p[17] = xstrdup(dir);
 	p[18] = xstrdup(now);
 	p[19] = dup_or_null(res->scan);
+	p[20] = xasprintf("%d", res->guest);
+	p[21] = dup_or_null(res->guest_kernel_report);
 	if ((rc = store_insert(st, "INSERT INTO runs (run_id, host, "
 	    "kernel_release, kernel_version, boot_id, suite, label, source, "
 	    "command, status, start_time, end_time, page_size, "
 	    "region_size_bytes, nregions, shape, empty_tolerance_pages, path, "
-	    "stored_at, scan) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-	    "$11, $12, $13, $14, $15, $16, $17, $18, $19, $20)", 20, p,
-	    cause)) != 0)
+	    "stored_at, scan, guest, guest_kernel_report) VALUES ($1, $2, $3, "
+	    "$4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
+	    "$18, $19, $20, $21, $22)", 22, p, cause)) != 0)
 		return (rc);
 	for (i = 0; i < res->nphases; i++) {
 		p[0] = xstrdup(id);
@@ -699,11 +713,11 @@ sel_match(const char *pattern, const char *value)
 /* The columns of runs the selection reads, in this order. */
 #define RUN_COLUMNS "run_id, host, kernel_release, boot_id, suite, label, " \
 	"source, status, page_size, region_size_bytes, nregions, shape, " \
-	"empty_tolerance_pages, start_time, scan"
+	"empty_tolerance_pages, start_time, scan, guest, guest_kernel_report"
 
 enum { C_ID, C_HOST, C_KERNEL, C_BOOT, C_SUITE, C_LABEL, C_SOURCE, C_STATUS,
     C_PAGE, C_REGION, C_NREGIONS, C_SHAPE, C_TOLERANCE, C_START, C_SCAN,
-    C_N };
+    C_GUEST, C_GUEST_REPORT, C_N };
 
 struct select_state {
 	const struct store_selector *sel;
@@ -751,6 +765,10 @@ select_row(void *arg, int ncols, const char *const *c)
 	run->shape = xstrdup(c[C_SHAPE] != NULL ? c[C_SHAPE] : "");
 	/* NULL: stored by a schema that did not record it. */
 	run->scan = xstrdup(c[C_SCAN] != NULL ? c[C_SCAN] : "not recorded");
+	/* NULL before schema 3: not known to be a guest run. */
+	run->guest = c[C_GUEST] != NULL && atoi(c[C_GUEST]) == 1;
+	if (c[C_GUEST_REPORT] != NULL)
+		run->guest_kernel_report = xstrdup(c[C_GUEST_REPORT]);
 	s->runs = xreallocarray(s->runs, s->nruns + 1, sizeof *s->runs);
 	s->runs[s->nruns++] = run;
 	return (0);

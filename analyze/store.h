@@ -17,7 +17,7 @@
 #include "metrics.h"
 
 #define STORE_DEFAULT_URL	"sqlite:results/regionbench.db"
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 #define STORE_SELECTOR_PREFIX	"db:"
 
 struct store;

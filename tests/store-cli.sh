@@ -19,6 +19,24 @@ for l in a b; do
 	done
 done
 
+# Runs made in guests, as regionbench vm leaves them (each in its boot's
+# directory beside vm.json), labelled g; the kernel of g-2 reported a bug.
+for i in 1 2 3; do
+	mkdir -p "$WORK/guest/g-$i"
+	cp -r "$WORK/runs/b/$i" "$WORK/guest/g-$i/run"
+	python3 -c '
+import json, sys
+p = sys.argv[1] + "/meta.json"
+d = json.load(open(p))
+d["label"] = "g"
+d["run_id"] = d["run_id"] + "-g"
+d["guest"] = {"kernel": {"sha256": "k1"}}
+json.dump(d, open(p, "w"))' "$WORK/guest/g-$i/run"
+	echo '{"guest": {"kernel": {"sha256": "k1"}}}' >"$WORK/guest/g-$i/vm.json"
+done
+echo '{"guest": {"kernel": {"sha256": "k1"}}, "kernel_report": "BUG: Bad page state in process x"}' \
+    >"$WORK/guest/g-2/vm.json"
+
 # check_engine NAME URL: the same checks against one database.
 check_engine() {
 	e=$1 url=$2
@@ -54,6 +72,15 @@ check_engine() {
 	grep -c '^pass: ' "$WORK/out" >"$WORK/dir-pass"
 	cmp -s "$WORK/db-pass" "$WORK/dir-pass"
 	ok $? "$e: as it judges their directories"
+
+	# The kernel's report travels with the stored runs.
+	rb store "$WORK/guest" --db "$url"
+	expect_rc 0 "$e: store runs made in guests"
+	rb gate --db "$url" --unit run --allow-unjudged \
+	    --baseline 'db:label=a' --candidate 'db:label=g'
+	expect_rc 1 "$e: gate on stored guest runs, one of whose kernels reported a bug"
+	expect_out "^FAIL: guest kernel: the candidate's kernel reported a bug in 1 of 3 runs made in guests \\(\"BUG: Bad page state in process x\" in db:run=" \
+	    "$e: as on their directories"
 
 	# All or nothing: a damaged run in the batch stores none of it.
 	rm -rf "$WORK/batch"
@@ -130,11 +157,13 @@ c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE schema_version SET version =
 	expect_rc 3 "a database of a newer schema is refused"
 	expect_err "schema version 99 is newer" "and the message says so"
 
-	# A database of schema 1 (before runs.scan): read only after store
-	# migrates it; its old rows say the scan was not recorded.
+	# A database of schema 1 (before runs.scan and runs.guest): read only
+	# after store migrates it; its old rows say the scan was not recorded.
 	cp "$WORK/r.db" "$WORK/v1.db"
 	python3 -c 'import sqlite3, sys
-c = sqlite3.connect(sys.argv[1]); c.execute("ALTER TABLE runs DROP COLUMN scan"); c.execute("UPDATE schema_version SET version = 1"); c.commit()' \
+c = sqlite3.connect(sys.argv[1])
+for col in ("scan", "guest", "guest_kernel_report"): c.execute("ALTER TABLE runs DROP COLUMN " + col)
+c.execute("UPDATE schema_version SET version = 1"); c.commit()' \
 	    "$WORK/v1.db"
 	rb compare --db "sqlite:$WORK/v1.db" 'db:label=a' 'db:label=b'
 	expect_rc 3 "a database of schema 1 is not read before migrating"
@@ -146,7 +175,7 @@ c = sqlite3.connect(sys.argv[1])
 print(c.execute("SELECT version FROM schema_version").fetchone()[0])
 for r in c.execute("SELECT label, COALESCE(scan, \x27NULL\x27) FROM runs WHERE label IN (\x27a\x27, \x27b\x27) ORDER BY label"): print(*r)' \
 	    "$WORK/v1.db" >"$WORK/v1.txt"
-	[ "$(tr '\n' ' ' <"$WORK/v1.txt")" = "2 a NULL a NULL a NULL b exact b exact b exact " ]
+	[ "$(tr '\n' ' ' <"$WORK/v1.txt")" = "3 a NULL a NULL a NULL b exact b exact b exact " ]
 	r=$?
 	ok $r "schema 2: new rows record how counts were read, old ones NULL"
 	[ $r -eq 0 ] || diag "$(cat "$WORK/v1.txt")"
