@@ -403,6 +403,9 @@ text_title(FILE *f, const struct summary_run *sr)
 	    res->source : "unknown", res->nregions, res->samples.n,
 	    (unsigned long long)res->page_size,
 	    (unsigned long long)sr->m->opt.empty_tolerance, res->status);
+	if (res->guest_kernel_report != NULL)
+		fprintf(f, "  the guest kernel reported a bug: %s (its boot's "
+		    "vm-dmesg.log has the rest)\n", res->guest_kernel_report);
 }
 
 /* Text: a phase's heading and column names. */
@@ -482,6 +485,10 @@ md_title(FILE *f, const struct summary_run *sr)
 	    res->dir, res->label, res->kernel_release, res->host,
 	    res->source != NULL ? res->source : "unknown", res->nregions,
 	    res->samples.n, res->status);
+	if (res->guest_kernel_report != NULL)
+		fprintf(f, "\n**The guest kernel reported a bug:** `%s` (its "
+		    "boot's `vm-dmesg.log` has the rest)\n",
+		    res->guest_kernel_report);
 }
 
 /* Markdown: a phase's heading and table head. */

@@ -80,6 +80,12 @@ expect_rc 0 "report of a run made in a guest"
 grep -q 'the guest kernel reported a bug: <code>BUG: Bad page state &lt;pfn:1234&gt;</code>' \
     "$WORK/boot.html" && xmllint --html --noout "$WORK/boot.html"
 ok $? "its data quality names the kernel's report"
+rb analyze "$WORK/boot/run"
+expect_out "^  the guest kernel reported a bug: BUG: Bad page state <pfn:1234> \\(its boot's vm-dmesg.log has the rest\\)$" \
+    "analyze names it under the title"
+rb analyze "$WORK/boot/run" --format markdown
+expect_out '^\*\*The guest kernel reported a bug:\*\* `BUG: Bad page state <pfn:1234>`' \
+    "and in markdown"
 
 # Groups: a comparison section with the compare chart and the table.
 mkgroup "$WORK/vanilla" vanilla h1 "4 3 4" "100 101 99"
