@@ -56,6 +56,30 @@ compare_group_names(const struct compare_set *set)
 	return (names);
 }
 
+/*
+ * A group some of whose runs were made in guests whose kernel reported a
+ * bug (an oops, a WARNING): its figures come from a kernel that was not
+ * healthy, which the statistics cannot show.
+ */
+static void
+compare_guest_note(json_t *notes, const struct compare_group *g)
+{
+	const struct compare_run *first = NULL;
+	int i, n = 0, guests = 0;
+
+	for (i = 0; i < g->nruns; i++) {
+		guests += g->runs[i]->guest;
+		if (g->runs[i]->guest_kernel_report != NULL && n++ == 0)
+			first = g->runs[i];
+	}
+	if (n > 0)
+		json_array_append_new(notes, json_sprintf("group %s: the guest "
+		    "kernel reported a bug in %d of its %d runs made in "
+		    "guests (\"%s\" in %s): its figures may not be trusted",
+		    g->name, n, guests, first->guest_kernel_report,
+		    first->dir));
+}
+
 /* What a reader must know about the comparison, as JSON strings. */
 json_t *
 compare_notes(const struct compare_set *set, const char *differences)
@@ -76,6 +100,8 @@ compare_notes(const struct compare_set *set, const char *differences)
 		    "noise", scan));
 		free(scan);
 	}
+	for (g = 0; g < set->ngroups; g++)
+		compare_guest_note(notes, &set->groups[g]);
 	for (g = 0; g < set->ngroups; g++) {
 		if (set->groups[g].nruns < 2)
 			json_array_append_new(notes, json_sprintf("group %s "

@@ -391,6 +391,9 @@ grep -q '<testcase classname="gate.guest-kernel" name="kernel_report">' "$WORK/a
 ok $? "JUnit has the check as a failed testcase"
 grep -q '^| :x: FAIL | guest-kernel | \* | `kernel_report` | 0 of 3 runs | 1 of 3 runs |' "$WORK/ab.md"
 ok $? "markdown has its row"
+rb compare "$WORK/ab/a-1" "$WORK/ab/b-2"
+expect_out 'group .*b-2: the guest kernel reported a bug in 1 of its 1 runs made in guests \("WARNING: CPU: 1 PID: 7 at mm/page_alloc.c:4410" in .*/b-2/run\): its figures may not be trusted' \
+    "compare notes a group whose guest kernel reported a bug"
 abgate --format json
 expect_rc 1 "--format json: exit 1"
 python3 -c '
