@@ -78,7 +78,7 @@ regionbench placement --pid $w --region-size 128M --format csv \
 regionbench sample $R --interval ${aggr}s --references on \
     --damon-aggr ${aggr}s --duration 3600s --out w >w.out 2>w.err &
 s=$!
-wait_until 600 at_least 4 w/references.csv
+wait_until 600 at_least 5 w/references.csv
 grep VmRSS /proc/$w/status >rss-running.txt
 ps -o comm 2>/dev/null | grep -c '^kdamond' >kdamonds-running.txt
 # The last row read right after a signal: the interval that holds the
