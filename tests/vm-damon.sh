@@ -35,14 +35,15 @@ out="$WORK/vm-damon"
 set -u
 A=/sys/kernel/mm/damon/admin
 R="--source kpageflags --region-size 128M --interval 1s --quiet"
-# wait_until SECONDS COMMAND...: poll every 0.1 s.
+# wait_until SECONDS COMMAND...: poll every 0.25 s (each poll forks,
+# which costs an emulated guest dearly; the intervals awaited are seconds).
 wait_until() {
-	n=$(($1 * 10))
+	n=$(($1 * 4))
 	shift
 	while ! "$@"; do
 		n=$((n - 1))
 		[ $n -le 0 ] && return 1
-		sleep 0.1
+		sleep 0.25
 	done
 }
 exists() { [ -e "$1" ]; }
