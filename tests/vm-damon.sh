@@ -63,28 +63,23 @@ cat $A/kdamonds/nr_kdamonds >nr-before.txt
 "$writer" 512 writer.ready &
 w=$!
 wait_until 600 exists writer.ready
-# DAMON checks one random page of each of its regions per sampling
-# interval: set its accessed bit aside, look again an interval later.  A
-# page the writer writes once per pass is caught only if the pass comes by
-# within that window, so a pass much longer than the window leaves a hot
-# region unreferenced in some aggregation interval by chance (on a busy
-# host the guest's CPUs run a fraction of the time and the writer shares
-# them with the sampler's scans, the kdamond and this shell: 20 ms windows
-# once saw 13 MiB of a 97 MiB hot region referenced in 1 s).  So the
-# window is four of the writer's slowest passes measured alone, and the
-# aggregation interval 25 windows, 3 s at the least; the sampler scans
-# once per aggregation interval too.
+# Every page of the writer is referenced in every aggregation interval
+# only while the writer gets the CPU for a whole pass over them in each:
+# on a busy host the guest's CPUs run a fraction of the time, and the
+# writer shares them with the sampler's scans, the kdamond and this shell
+# (one interval of 1 s once saw 13 MiB of a 128 MiB hot region
+# referenced).  So the interval holds eight of the writer's slowest passes
+# measured alone, and 3 s at the least; the sampler scans once per
+# interval too.  DAMON's sampling window stays 20 ms: a longer one lets
+# the observers' own accesses mark regions the writer left idle.
 pass_ms=$(cat writer.ready)
-sample_ms=$((4 * pass_ms))
-[ "$sample_ms" -ge 20 ] || sample_ms=20
-aggr=$(((25 * sample_ms + 999) / 1000))
+aggr=$(((8 * pass_ms + 999) / 1000))
 [ "$aggr" -ge 3 ] || aggr=3
-echo "$pass_ms $sample_ms $aggr" >writer-pass.txt
+echo "$pass_ms $aggr" >writer-pass.txt
 regionbench placement --pid $w --region-size 128M --format csv \
     >placement.csv 2>placement.err
 regionbench sample $R --interval ${aggr}s --references on \
-    --damon-sample ${sample_ms}ms --damon-aggr ${aggr}s --duration 3600s \
-    --out w >w.out 2>w.err &
+    --damon-aggr ${aggr}s --duration 3600s --out w >w.out 2>w.err &
 s=$!
 wait_until 600 at_least 5 w/references.csv
 grep VmRSS /proc/$w/status >rss-running.txt
@@ -212,7 +207,7 @@ ok $? "sample --references on ended by SIGINT: exit 130"
     diag "$(cat "$out/w.err" "$out/placement.err" 2>/dev/null)"
 diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev/null |
     tr '\n' ' ')"
-diag "writer's slowest pass, DAMON sampling and aggregation (ms ms s):" \
+diag "writer's slowest pass and DAMON's aggregation interval (ms s):" \
     "$(cat "$out/writer-pass.txt" 2>/dev/null)"
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
