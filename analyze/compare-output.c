@@ -64,15 +64,10 @@ compare_group_names(const struct compare_set *set)
 static void
 compare_guest_note(json_t *notes, const struct compare_group *g)
 {
-	const struct compare_run *first = NULL;
-	int i, n = 0, guests = 0;
+	const struct compare_run *first;
+	int n, guests;
 
-	for (i = 0; i < g->nruns; i++) {
-		guests += g->runs[i]->guest;
-		if (g->runs[i]->guest_kernel_report != NULL && n++ == 0)
-			first = g->runs[i];
-	}
-	if (n > 0)
+	if ((first = compare_group_guests(g, &guests, &n)) != NULL)
 		json_array_append_new(notes, json_sprintf("group %s: the guest "
 		    "kernel reported a bug in %d of its %d runs made in "
 		    "guests (\"%s\" in %s): its figures may not be trusted",

@@ -112,6 +112,27 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	return (0);
 }
 
+/*
+ * Of group g's runs, how many were made in regionbench vm guests and how
+ * many of those had a kernel that reported a bug; returns the first such
+ * run, NULL when none.
+ */
+const struct compare_run *
+compare_group_guests(const struct compare_group *g, int *guests,
+    int *reports)
+{
+	const struct compare_run *first = NULL;
+	int i;
+
+	*guests = *reports = 0;
+	for (i = 0; i < g->nruns; i++) {
+		*guests += g->runs[i]->guest;
+		if (g->runs[i]->guest_kernel_report != NULL && (*reports)++ == 0)
+			first = g->runs[i];
+	}
+	return (first);
+}
+
 /* Free one run. */
 void
 compare_run_release(struct compare_run *run)

@@ -94,6 +94,8 @@ int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
 int	 compare_add_path(struct compare_set *set, const char *path,
 	     const struct metrics_options *opt, struct compare_run ***runs,
 	     int *nruns, char **cause);
+const struct compare_run *compare_group_guests(const struct compare_group *g,
+	     int *guests, int *reports);
 int	 compare_load(char **paths, int npaths, enum compare_group_by by,
 	     const struct metrics_options *opt, struct compare_set **out,
 	     char **cause);

@@ -588,24 +588,6 @@ static const struct gate_rule gate_guest_kernel_rule = {
 	.alpha = 0,
 };
 
-/* Of group g's runs, those made in guests, and those whose kernel reported. */
-static void
-gate_guest_reports(const struct compare_group *g, int *guests, int *reports,
-    const struct compare_run **first)
-{
-	int i;
-
-	*guests = *reports = 0;
-	*first = NULL;
-	for (i = 0; i < g->nruns; i++) {
-		*guests += g->runs[i]->guest;
-		if (g->runs[i]->guest_kernel_report == NULL)
-			continue;
-		if ((*reports)++ == 0)
-			*first = g->runs[i];
-	}
-}
-
 /* Add the guest-kernel check when the candidate ran in guests. */
 static void
 gate_guest_kernel(const struct compare_set *set, struct gate_result **res,
@@ -616,10 +598,10 @@ gate_guest_kernel(const struct compare_set *set, struct gate_result **res,
 	int gb, rb, gc, rc;
 	char *base = NULL;
 
-	gate_guest_reports(&set->groups[1], &gc, &rc, &fc);
+	fc = compare_group_guests(&set->groups[1], &gc, &rc);
 	if (gc == 0)
 		return;
-	gate_guest_reports(&set->groups[0], &gb, &rb, &fb);
+	fb = compare_group_guests(&set->groups[0], &gb, &rb);
 	r = gate_add(res, n, &gate_guest_kernel_rule, NULL);
 	r->judged = 1;
 	r->nbase = gb;
