@@ -6,7 +6,13 @@ TAP_FAILED=0
 : "${REGIONBENCH:=bench/regionbench}"
 : "${FIXTURES:=tests/fixtures/proc}"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rbtest.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+# A failing test keeps its work directory (the guests' logs, the runs it
+# made) and names it; RB_KEEP_WORK=1 keeps it whatever the outcome.
+trap 'if [ "$TAP_FAILED" -gt 0 ] || [ -n "${RB_KEEP_WORK:-}" ]; then
+	echo "# work directory kept: $WORK"
+else
+	rm -rf "$WORK"
+fi' EXIT
 
 # ok COND_STATUS DESCRIPTION: report one result from a status code.
 ok() {
