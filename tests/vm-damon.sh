@@ -98,6 +98,11 @@ wait_until 600 intervals_after w/references.csv "$(cat cont.t)" 3
 kill -INT $s
 wait $s
 echo $? >w.rc
+# Where the writer's pages are now (the kernel may have moved some since
+# the first placement: compaction migrates movable pages), once the
+# sampler has written its last row.
+regionbench placement --pid $w --region-size 128M --format csv \
+    >placement-end.csv 2>>placement.err
 kill $w
 cat $A/kdamonds/nr_kdamonds >nr-after-w.txt
 
@@ -207,16 +212,20 @@ ok $? "sample --references on ended by SIGINT: exit 130"
     diag "$(cat "$out/w.err" "$out/placement.err" 2>/dev/null)"
 diag "placement (node,region,pages): $(cut -d, -f5-7 "$out/placement.csv" 2>/dev/null |
     tr '\n' ' ')"
+cmp -s "$out/placement.csv" "$out/placement-end.csv" ||
+    diag "placement at the end: $(cut -d, -f5-7 \
+	"$out/placement-end.csv" 2>/dev/null | tr '\n' ' ')"
 diag "writer's slowest pass and DAMON's aggregation interval (ms s):" \
     "$(cat "$out/writer-pass.txt" 2>/dev/null)"
 stop_t=$(cat "$out/stop.t" 2>/dev/null)
 cont_t=$(cat "$out/cont.t" 2>/dev/null)
 # check LO HI HOT_MIN HOT_MAX COLD_MAX: in every interval with
-# LO < t_s <= HI, the regions the writer fills (>= 75 % of them its pages:
-# one shared with the guest's other programs is referenced by them too)
-# have referenced between HOT_MIN and HOT_MAX times the writer's bytes
-# there, the regions without its pages referenced <= COLD_MAX of
-# monitored.  The observers have hot pages of their own (the sampler's
+# LO < t_s <= HI, the regions the writer fills (>= 75 % of them its pages
+# in the placements taken before and after: one shared with the guest's
+# other programs is referenced by them too) have referenced between
+# HOT_MIN times the fewer and HOT_MAX times the more of the writer's bytes
+# there, the regions without its pages in either placement referenced
+# <= COLD_MAX of monitored.  The observers have hot pages of their own (the sampler's
 # buffers, the test's shell and the page cache of what it runs), and
 # DAMON counts a whole DAMON region (up to half a memory region here) as
 # referenced when any page it samples was: so one region per interval may
@@ -227,22 +236,24 @@ check() {
 	awk -F, -v lo="$1" -v hi="$2" -v hmin="$3" -v hmax="$4" -v cold="$5" '
 	FNR == 1 { f++; if (f == 1) for (i = 1; i <= NF; i++) c[$i] = i
 	    next }
-	f == 1 { pages[$c["node"] "/" $c["region"]] += $c["pages"]; next }
+	f <= 2 { pages[f, $c["node"] "/" $c["region"]] += $c["pages"]; next }
 	$1 + 0 <= lo || $1 + 0 > hi { next }
 	{
 		k = $3 "/" $4
-		wb = pages[k] * 4096
+		lo_b = pages[1, k] * 4096
+		hi_b = pages[2, k] * 4096
+		if (lo_b > hi_b) { wb = lo_b; lo_b = hi_b; hi_b = wb }
 		t[$1] = 1
-		if (wb >= 0.75 * 128 * 1048576) {
+		if (lo_b >= 0.75 * 128 * 1048576) {
 			n_hot++
-			if ($6 < hmin * wb) {
+			if ($6 < hmin * lo_b) {
 				strict[$1]++
 				why[$1] = why[$1] " writer " k "@" $1 "=" $6
-			} else if ($6 > hmax * wb) {
+			} else if ($6 > hmax * hi_b) {
 				over[$1]++
 				why[$1] = why[$1] " writer " k "@" $1 "=" $6
 			}
-		} else if (wb == 0) {
+		} else if (hi_b == 0) {
 			n_cold++
 			if ($6 > cold * $5) {
 				over[$1]++
@@ -256,7 +267,8 @@ check() {
 				bad = bad why[i]
 		if (n_hot == 0 || n_cold == 0) bad = bad " (no rows)"
 		if (bad != "") { print bad; exit 1 }
-	}' "$out/placement.csv" "$out/w/references.csv"
+	}' "$out/placement.csv" "$out/placement-end.csv" \
+	    "$out/w/references.csv"
 }
 # nth_after T N: the time of the Nth interval after time T.
 nth_after() {
