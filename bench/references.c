@@ -10,6 +10,9 @@
 #include "config.h"
 
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <gsl/gsl_statistics_double.h>
 
 #include "log.h"
 #include "references.h"
@@ -222,6 +227,32 @@ references_main(void *arg)
 }
 
 /*
+ * Whether this runs under QEMU's TCG, whose software TLB can hide a busy
+ * process from DAMON (docs/damon.md, blind spots): the hypervisor leaf
+ * of CPUID names it.  Only x86 guests are recognised.
+ */
+static int
+references_under_tcg(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+	char vendor[13];
+
+	__cpuid(1, a, b, c, d);
+	if ((c & (1U << 31)) == 0)
+		return (0);	/* no hypervisor */
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	return (strcmp(vendor, "TCGTCGTCGTCG") == 0);
+#else
+	return (0);
+#endif
+}
+
+/*
  * Turn the kdamond on over the regions of the first sample (the run's
  * region map) intersected with System RAM, and start the reader.
  */
@@ -275,6 +306,10 @@ references_start(struct references *r, struct sampler *s,
 	    &attrs, cause)) != 0)
 		return (rc);
 	r->pid = r->damon.pid;
+	if (!r->tcg && (r->tcg = references_under_tcg()))
+		log_warnx("references: a TCG guest: a process that keeps a "
+		    "CPU to itself may read unreferenced (QEMU's software "
+		    "TLB; docs/damon.md)");
 	r->stop = 0;
 	/* Each repetition of a run counts its own. */
 	r->reads = r->rows = r->damon.empty_updates = 0;
@@ -320,28 +355,18 @@ references_stop(struct references *r, char **cause)
 	return (rc);
 }
 
-/* Order doubles, for a median. */
-static int
-references_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* The median time of one update and read, in ms; < 0 when none. */
 static double
 references_read_median(const struct references *r)
 {
 	double *v, m;
-	int n = (int)r->reads;
 
-	if (n == 0)
+	if (r->reads == 0)
 		return (-1);
-	v = xreallocarray(NULL, n, sizeof *v);
-	memcpy(v, r->read_ms, n * sizeof *v);
-	qsort(v, n, sizeof *v, references_cmp_double);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* gsl_stats_median sorts what it is given: a copy. */
+	v = xreallocarray(NULL, r->reads, sizeof *v);
+	memcpy(v, r->read_ms, r->reads * sizeof *v);
+	m = gsl_stats_median(v, 1, r->reads);
 	free(v);
 	return (m);
 }
@@ -384,6 +409,7 @@ references_describe(const struct references *r, json_t *meta)
 		}
 		json_object_set_new(o, "leftover_cleaned",
 		    json_boolean(r->leftover));
+		json_object_set_new(o, "tcg_guest", json_boolean(r->tcg));
 		if (r->error != NULL)
 			json_object_set_new(o, "error",
 			    json_string(r->error));

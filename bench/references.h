@@ -49,6 +49,7 @@ struct references {
 	uint64_t	 rows;		/* references.csv rows */
 	long		 pid;		/* our kdamond, for meta.json */
 	int		 leftover;	/* a leftover of ours was cleaned */
+	int		 tcg;		/* in a TCG guest (warned once) */
 };
 
 int	 references_open(struct references *r,

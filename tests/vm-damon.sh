@@ -301,8 +301,9 @@ why=$(check "$(nth_after "${cont_t:-0}" 1)" 1e9 0.5 2 0.1)
 ok $? "after SIGCONT: referenced again"
 [ -z "$why" ] || diag "$why"
 grep -q '"kdamond_pid": [0-9]' "$out/w/meta.json" 2>/dev/null &&
-    grep -q '"mode": "on"' "$out/w/meta.json"
-ok $? "meta.json records the references settings and the kdamond's pid"
+    grep -q '"mode": "on"' "$out/w/meta.json" &&
+    grep -q '"read_ms_median": [0-9.]*[1-9]' "$out/w/meta.json"
+ok $? "meta.json records the references settings, the kdamond's pid and the reads' median time"
 rb verify "$out/w"
 expect_rc 0 "verify passes on the run"
 [ "$(cat "$out/nr-after-w.txt" 2>/dev/null)" = \
