@@ -304,6 +304,10 @@ grep -q '"kdamond_pid": [0-9]' "$out/w/meta.json" 2>/dev/null &&
     grep -q '"mode": "on"' "$out/w/meta.json" &&
     grep -q '"read_ms_median": [0-9.]*[1-9]' "$out/w/meta.json"
 ok $? "meta.json records the references settings, the kdamond's pid and the reads' median time"
+[ "$(grep -c 'a TCG guest: a process that keeps a CPU to itself may read unreferenced' \
+    "$out/w.err" 2>/dev/null)" = 1 ] &&
+    grep -q '"tcg_guest": true' "$out/w/meta.json" 2>/dev/null
+ok $? "under TCG: one warning of the software TLB's blind spot, tcg_guest in meta.json"
 rb verify "$out/w"
 expect_rc 0 "verify passes on the run"
 [ "$(cat "$out/nr-after-w.txt" 2>/dev/null)" = \
