@@ -160,16 +160,17 @@ cmp_free(struct cmp_data *d)
 	free(d->where);
 }
 
-/* Group paths as `compare` does (by directory) and reduce each group. */
+/* Group paths as `compare --group-by` does and reduce each group. */
 static int
-cmp_load(char **paths, int npaths, struct cmp_data *d, char **cause)
+cmp_load(char **paths, int npaths, enum compare_group_by by,
+    struct cmp_data *d, char **cause)
 {
 	struct compare_set *set;
 	char *where, *next;
 	int i, rc;
 
 	memset(d, 0, sizeof *d);
-	if ((rc = compare_load(paths, npaths, COMPARE_BY_DIR, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	d->groups = xcalloc(set->ngroups, sizeof *d->groups);
@@ -320,12 +321,13 @@ cmp_draw(cairo_t *cr, double w, double h, const void *data)
 
 /* CHART_RUNS load hook: cmp_load into a new cmp_data. */
 static int
-cmp_load_hook(char **paths, int npaths, void **data, char **cause)
+cmp_load_hook(char **paths, int npaths, enum compare_group_by by,
+    void **data, char **cause)
 {
 	struct cmp_data *d = xcalloc(1, sizeof *d);
 	int rc;
 
-	if ((rc = cmp_load(paths, npaths, d, cause)) != 0) {
+	if ((rc = cmp_load(paths, npaths, by, d, cause)) != 0) {
 		free(d);
 		return (rc);
 	}

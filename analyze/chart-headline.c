@@ -97,7 +97,8 @@ hl_free(struct hl_data *d)
 
 /* Group paths as `compare` does and take every headline key's figures. */
 static int
-hl_load(char **paths, int npaths, struct hl_data *d, char **cause)
+hl_load(char **paths, int npaths, enum compare_group_by by,
+    struct hl_data *d, char **cause)
 {
 	const struct compare_key *k;
 	struct compare_set *set;
@@ -106,7 +107,7 @@ hl_load(char **paths, int npaths, struct hl_data *d, char **cause)
 	int i, g, rc, any;
 
 	memset(d, 0, sizeof *d);
-	if ((rc = compare_load(paths, npaths, COMPARE_BY_DIR, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	set->unit = COMPARE_UNIT_BOOT;
@@ -292,12 +293,13 @@ hl_draw(cairo_t *cr, double w, double h, const void *data)
 
 /* CHART_RUNS load hook. */
 static int
-hl_load_hook(char **paths, int npaths, void **data, char **cause)
+hl_load_hook(char **paths, int npaths, enum compare_group_by by,
+    void **data, char **cause)
 {
 	struct hl_data *d = xcalloc(1, sizeof *d);
 	int rc;
 
-	if ((rc = hl_load(paths, npaths, d, cause)) != 0) {
+	if ((rc = hl_load(paths, npaths, by, d, cause)) != 0) {
 		free(d);
 		return (rc);
 	}

@@ -10,6 +10,7 @@
 #include <cairo.h>
 
 #include "chart-draw.h"
+#include "compare.h"
 #include "metrics.h"
 #include "results.h"
 
@@ -57,8 +58,10 @@ struct chart_def {
 	const char	*name;		/* file name stem */
 	const char	*title;		/* what it shows */
 	enum chart_input input;
-	/* CHART_RUNS: build the data from the paths, and free it. */
-	int		 (*load)(char **paths, int npaths, void **data,
+	/* CHART_RUNS: build the data from the paths grouped by `by`, and
+	 * free it. */
+	int		 (*load)(char **paths, int npaths,
+			     enum compare_group_by by, void **data,
 			     char **cause);
 	void		 (*free)(void *data);
 	/* Why it can't be drawn (no data), or NULL. */

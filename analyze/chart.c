@@ -315,8 +315,8 @@ done:
  * on stderr.
  */
 int
-chart_compare(char **paths, int npaths, const char *outdir,
-    unsigned formats, FILE *list, char **cause)
+chart_compare(char **paths, int npaths, enum compare_group_by by,
+    const char *outdir, unsigned formats, FILE *list, char **cause)
 {
 	const struct chart_def *const *def;
 	const char *why;
@@ -328,7 +328,7 @@ chart_compare(char **paths, int npaths, const char *outdir,
 	for (def = chart_table; *def != NULL && rc == 0; def++) {
 		if ((*def)->input != CHART_RUNS)
 			continue;
-		if ((rc = (*def)->load(paths, npaths, &data, cause)) != 0)
+		if ((rc = (*def)->load(paths, npaths, by, &data, cause)) != 0)
 			break;
 		if ((why = (*def)->absent(data)) != NULL)
 			log_warnx("no %s chart: %s", (*def)->name, why);
@@ -386,8 +386,8 @@ chart_svg_all(const char *dir, struct chart_svg **out, int *n, char **cause)
 
 /* The charts of several runs or groups as SVG documents in memory. */
 int
-chart_svg_compare(char **paths, int npaths, struct chart_svg **out, int *n,
-    char **cause)
+chart_svg_compare(char **paths, int npaths, enum compare_group_by by,
+    struct chart_svg **out, int *n, char **cause)
 {
 	const struct chart_def *const *def;
 	struct chart_svg *charts = NULL;
@@ -397,7 +397,7 @@ chart_svg_compare(char **paths, int npaths, struct chart_svg **out, int *n,
 	for (def = chart_table; *def != NULL && rc == 0; def++) {
 		if ((*def)->input != CHART_RUNS)
 			continue;
-		if ((rc = (*def)->load(paths, npaths, &data, cause)) != 0)
+		if ((rc = (*def)->load(paths, npaths, by, &data, cause)) != 0)
 			break;
 		if ((*def)->absent(data) == NULL)
 			rc = svg_append(*def, data, &charts, &count, cause);

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compare.h"
+
 #define CHART_PNG	0x1u
 #define CHART_SVG	0x2u
 /*
@@ -37,12 +39,12 @@ int	 chart_parse_formats(const char *list, unsigned *formats,
 	     char **cause);
 int	 chart_all(const char *dir, const char *outdir, unsigned formats,
 	     FILE *list, char **cause);
-int	 chart_compare(char **paths, int npaths, const char *outdir,
-	     unsigned formats, FILE *list, char **cause);
+int	 chart_compare(char **paths, int npaths, enum compare_group_by by,
+	     const char *outdir, unsigned formats, FILE *list, char **cause);
 int	 chart_svg_all(const char *dir, struct chart_svg **out, int *n,
 	     char **cause);
-int	 chart_svg_compare(char **paths, int npaths, struct chart_svg **out,
-	     int *n, char **cause);
+int	 chart_svg_compare(char **paths, int npaths, enum compare_group_by by,
+	     struct chart_svg **out, int *n, char **cause);
 void	 chart_svg_free(struct chart_svg *charts, int n);
 void	 chart_cleanup(void);
 

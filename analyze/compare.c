@@ -395,6 +395,8 @@ compare_build_keys(struct compare_set *set)
 	}
 }
 
+const char *const compare_group_by_names[] = { "dir", "label", "kernel", NULL };
+
 /* Load every path and group the runs. */
 int
 compare_load(char **paths, int npaths, enum compare_group_by by,

@@ -16,6 +16,8 @@ enum compare_group_by {
 	COMPARE_BY_LABEL,
 	COMPARE_BY_KERNEL
 };
+/* Their names, in that order, for the commands' --group-by. */
+extern const char *const compare_group_by_names[];
 
 /* What one value of a group is: a boot (its runs averaged) or a run. */
 enum compare_unit {

@@ -601,9 +601,11 @@ out_dir(const char *out)
 	return (xstrndup(out, slash - out));
 }
 
-/* Write the report of paths (runs or groups of runs) to out. */
+/* Write the report of paths (runs or groups of runs, grouped by `by`) to
+ * out. */
 int
-report_write(char **paths, int npaths, const char *out, char **cause)
+report_write(char **paths, int npaths, enum compare_group_by by,
+    const char *out, char **cause)
 {
 	struct output_file of;
 	struct compare_set *set;
@@ -613,7 +615,7 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 	int rc, i, ncmp;
 	FILE *f;
 
-	if ((rc = compare_load(paths, npaths, COMPARE_BY_DIR, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	if ((rc = output_open(&of, out, cause)) != 0) {
@@ -649,7 +651,7 @@ report_write(char **paths, int npaths, const char *out, char **cause)
 			fputs("</p>\n", f);
 			free(diff);
 		}
-		if ((rc = chart_svg_compare(paths, npaths, &cmp, &ncmp,
+		if ((rc = chart_svg_compare(paths, npaths, by, &cmp, &ncmp,
 		    cause)) != 0)
 			goto fail;
 		for (i = 0; i < ncmp; i++)

@@ -6,8 +6,10 @@
 #ifndef RB_REPORT_H
 #define RB_REPORT_H
 
-int	 report_write(char **paths, int npaths, const char *out,
-	     char **cause);
+#include "compare.h"
+
+int	 report_write(char **paths, int npaths, enum compare_group_by by,
+	     const char *out, char **cause);
 char	*report_default_path(char **paths, int npaths);
 
 #endif

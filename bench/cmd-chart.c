@@ -20,6 +20,7 @@ struct chart_settings {
 	char		*out;
 	char		*format;
 	struct opt_list	 compare;
+	int		 group_by;	/* -1: not given */
 };
 
 static const struct opt_def chart_options[] = {
@@ -35,13 +36,19 @@ static const struct opt_def chart_options[] = {
 	  .help = "also draw compare.png: the spread of DIR's run against "
 	  "this one (a directory of runs is a group with confidence bands); "
 	  "repeatable" },
+	{ .name = "group-by", .type = OPT_ENUM,
+	  .offset = offsetof(struct chart_settings, group_by), .arg = "KEY",
+	  .choices = compare_group_by_names,
+	  .help = "with --compare: group the runs as compare does, by "
+	  "argument directory (when not given), meta.json label or kernel "
+	  "release" },
 	{ .name = NULL }
 };
 
 static int
 cmd_chart_exec(int argc, char **argv)
 {
-	struct chart_settings set = { 0 };
+	struct chart_settings set = { .group_by = -1 };
 	unsigned formats;
 	char *cause = NULL, *outdir, **paths, **runs = NULL;
 	int first, rc, i, nruns = 0;
@@ -55,6 +62,9 @@ cmd_chart_exec(int argc, char **argv)
 	}
 	if ((rc = chart_parse_formats(set.format, &formats, &cause)) != 0)
 		die(-rc, "chart: %s", cause);
+	if (set.group_by >= 0 && set.compare.n == 0)
+		die(RB_EXIT_INPUT, "chart: --group-by groups the runs of "
+		    "--compare: give --compare DIR too");
 	outdir = set.out != NULL ? xstrdup(set.out) :
 	    xasprintf("%s/charts", argv[first]);
 	if (set.compare.n == 0 && !results_is_run_dir(argv[first]) &&
@@ -78,10 +88,13 @@ cmd_chart_exec(int argc, char **argv)
 		paths[0] = argv[first];
 		for (i = 0; i < set.compare.n; i++)
 			paths[i + 1] = set.compare.v[i];
-		if ((rc = chart_compare(paths, set.compare.n + 1, outdir,
-		    formats, stdout, &cause)) != 0)
-			die(-rc, "%s", cause);
+		rc = chart_compare(paths, set.compare.n + 1,
+		    set.group_by < 0 ? COMPARE_BY_DIR :
+		    (enum compare_group_by)set.group_by, outdir, formats,
+		    stdout, &cause);
 		free(paths);
+		if (rc != 0)
+			die(-rc, "%s", cause);
 	}
 	free(outdir);
 	opt_free(chart_options, &set);
@@ -102,7 +115,9 @@ const struct command_entry cmd_chart_entry = {
 	    "whose data is absent is skipped with a note.  With --compare, "
 	    "compare.png overlays the spread of DIR and each compared run or "
 	    "group (a directory of runs) with 95% confidence bands.  DIR may "
-	    "itself be a group when --compare is given.  Prints the files "
+	    "itself be a group when --compare is given, and --group-by "
+	    "label (or kernel) groups all the runs by their label (or "
+	    "kernel) instead, as after `regionbench ab`.  Prints the files "
 	    "written.",
 	.options = chart_options,
 	.exec = cmd_chart_exec,

@@ -31,7 +31,6 @@ struct compare_settings {
 	uint64_t	 empty_tolerance;
 };
 
-static const char *const group_choices[] = { "dir", "label", "kernel", NULL };
 static const char *const format_choices[] = {
 	"text", "csv", "json", "markdown", NULL
 };
@@ -41,7 +40,7 @@ static const char *const unit_choices[] = { "boot", "run", NULL };
 static const struct opt_def compare_options[] = {
 	{ .name = "group-by", .type = OPT_ENUM,
 	  .offset = offsetof(struct compare_settings, group_by), .arg = "KEY",
-	  .def = "dir", .choices = group_choices,
+	  .def = "dir", .choices = compare_group_by_names,
 	  .help = "group runs by argument directory, meta.json label or "
 	  "kernel release" },
 	{ .name = "baseline", .type = OPT_STRING,

@@ -132,8 +132,10 @@ cmd_gate_exec(int argc, char **argv)
 	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==
 	    NULL)
 		die(RB_EXIT_INPUT, "gate: %s (give --rules FILE)", cause);
-	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0)
+	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0) {
+		free(rules_path);
 		die(-rc, "%s", cause);
+	}
 	metrics_options_default(&mo);
 	mo.empty_tolerance = st.empty_tolerance;
 	compare_use_database(st.db);

@@ -10,12 +10,14 @@
 #include <stdlib.h>
 
 #include "chart.h"
+#include "compare.h"
 #include "command.h"
 #include "log.h"
 #include "report.h"
 
 struct report_settings {
 	char		*out;
+	int		 group_by;
 };
 
 static const struct opt_def report_options[] = {
@@ -23,6 +25,11 @@ static const struct opt_def report_options[] = {
 	  .offset = offsetof(struct report_settings, out), .arg = "FILE",
 	  .help = "write the report to FILE (default: DIR/report.html for "
 	  "one run, else report.html here)" },
+	{ .name = "group-by", .type = OPT_ENUM,
+	  .offset = offsetof(struct report_settings, group_by), .arg = "KEY",
+	  .def = "dir", .choices = compare_group_by_names,
+	  .help = "group runs by argument directory, meta.json label or "
+	  "kernel release, as compare does" },
 	{ .name = NULL }
 };
 
@@ -41,7 +48,8 @@ cmd_report_exec(int argc, char **argv)
 	}
 	out = set.out != NULL ? xstrdup(set.out) :
 	    report_default_path(argv + first, argc - first);
-	if ((rc = report_write(argv + first, argc - first, out, &cause)) != 0) {
+	if ((rc = report_write(argv + first, argc - first,
+	    (enum compare_group_by)set.group_by, out, &cause)) != 0) {
 		log_errorx("%s", cause);
 		free(cause);
 		free(out);
@@ -63,7 +71,8 @@ const struct command_entry cmd_report_entry = {
 	    "Writes one HTML file holding the charts (as inline SVG), the "
 	    "headline summary of every run, the meta information, relative "
 	    "links to the CSV files and, for several runs or groups (a "
-	    "directory of runs is a group), the spread compared and a "
+	    "directory of runs is a group, or the runs of one label or "
+	    "kernel with --group-by), the spread compared and a "
 	    "comparison table with means, 95% confidence intervals, changes "
 	    "and Welch's p-values.  It needs no server or network.  Prints "
 	    "the path written.",

@@ -198,7 +198,7 @@ runner_report(struct runner *r)
 		log_warnx("run: charts of %s failed", r->dir);
 	} else if (session_signal() != 0) {
 		/* Interrupted: no report. */
-	} else if (report_write(dirs, 1, path, &cause) != 0) {
+	} else if (report_write(dirs, 1, COMPARE_BY_DIR, path, &cause) != 0) {
 		log_errorx("%s", cause);
 		log_warnx("run: report of %s failed", r->dir);
 	} else if (!r->set->quiet)

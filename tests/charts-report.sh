@@ -105,6 +105,47 @@ n=$(grep -c '<h2>Run ' "$WORK/g.html")
 [ "$n" -eq 6 ]
 ok $? "a section per run ($n)"
 
+# --group-by label: boot directories as ab leaves them (one run each,
+# sides interleaved) become one group per side, as compare makes them.
+for i in 1 2 3; do
+	mkrun "$WORK/ab/vanilla-$i/run" vanilla h1 4 100
+	mkrun "$WORK/ab/patched-$i/run" patched h1 1 100
+done
+rb report "$WORK"/ab/vanilla-1/run "$WORK"/ab/patched-1/run \
+    "$WORK"/ab/vanilla-2/run "$WORK"/ab/patched-2/run \
+    "$WORK"/ab/vanilla-3/run "$WORK"/ab/patched-3/run \
+    --group-by label --out "$WORK/ab.html"
+expect_rc 0 "report --group-by label of six boots"
+grep -q 'from 6 runs in 2 groups' "$WORK/ab.html" &&
+    grep -q 'vanilla (baseline)' "$WORK/ab.html" &&
+    xmllint --html --noout "$WORK/ab.html" 2>/dev/null
+ok $? "two groups, by label, the first label the baseline"
+rb report "$WORK"/ab/*/run --out "$WORK/ab-dir.html"
+grep -q 'from 6 runs in 6 groups' "$WORK/ab-dir.html"
+ok $? "without it, a group per directory"
+rb chart "$WORK/ab/vanilla-1/run" --compare "$WORK/ab/patched-1/run" \
+    --compare "$WORK/ab/vanilla-2/run" --compare "$WORK/ab/patched-2/run" \
+    --group-by label --format svg --out "$WORK/abc"
+expect_rc 0 "chart --compare --group-by label"
+# The same runs copied into a directory per label, charted by directory:
+# the same chart (cairo numbers its surfaces per process).
+for side in vanilla patched; do
+	mkdir -p "$WORK/bylabel/$side"
+	cp -r "$WORK/ab/$side-1/run" "$WORK/bylabel/$side/1"
+	cp -r "$WORK/ab/$side-2/run" "$WORK/bylabel/$side/2"
+done
+rb chart "$WORK/bylabel/vanilla" --compare "$WORK/bylabel/patched" \
+    --format svg --out "$WORK/bylabelc"
+cmp -s "$WORK/bylabelc/compare.svg" "$WORK/abc/compare.svg" ||
+    [ "$(sed 's/surface[0-9]*/surface/g' "$WORK/bylabelc/compare.svg")" = \
+    "$(sed 's/surface[0-9]*/surface/g' "$WORK/abc/compare.svg")" ]
+ok $? "its compare chart is the one of the runs gathered by label"
+rb chart "$WORK/ab/vanilla-1/run" --group-by label --out "$WORK/abn"
+expect_rc 2 "chart --group-by without --compare"
+expect_err "--group-by groups the runs of --compare" "says what is missing"
+[ ! -e "$WORK/abn" ]
+ok $? "and writes nothing"
+
 # A workload name that is not UTF-8 is drawn and quoted as '?'.
 cp -r "$BASIC" "$WORK/u8"
 printf '19.500,release,bad\377\376name,1,0,1,100\n' >>"$WORK/u8/placement.csv"
