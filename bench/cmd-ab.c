@@ -101,7 +101,8 @@ const struct command_entry cmd_ab_entry = {
 	.description =
 	    "Boots A and B alternately (--boots each, like regionbench vm),\n"
 	    "runs SUITE (default quick) once per boot into DIR/LABEL-N/run,\n"
-	    "then compares the two groups and gates B against A with rules\n"
+	    "then compares the two groups (and writes DIR/report.html of\n"
+	    "them) and gates B against A with rules\n"
 	    "that judge region metrics only (throughput under emulation is\n"
 	    "too noisy).  A bug reported by B's kernel in any boot (an oops,\n"
 	    "a WARNING) fails B whatever its figures.  Exit: the gate's (0\n"

@@ -188,6 +188,35 @@ vm_ab_compare(struct vm_ab_state *st)
 }
 
 /*
+ * Run regionbench report --group-by label --out PARENT/report.html A...
+ * B...: the two sides in one HTML file; only warn if it fails.
+ */
+static void
+vm_ab_report(struct vm_ab_state *st)
+{
+	char **argv, *out;
+	long i;
+	int s, n = 0;
+
+	out = xasprintf("%s/report.html", st->parent);
+	argv = xcalloc(2 * st->set->boots + 12, sizeof *argv);
+	argv[n++] = st->self;
+	argv[n++] = "report";
+	argv[n++] = "--group-by";
+	argv[n++] = "label";
+	argv[n++] = "--out";
+	argv[n++] = out;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < st->set->boots; i++)
+			argv[n++] = st->runs[s][i];
+	argv[n] = NULL;
+	if (vm_system(argv, NULL) != 0)
+		log_warnx("ab: report failed");
+	free(argv);
+	free(out);
+}
+
+/*
  * Run regionbench gate --rules R --baseline A... --candidate B...; its
  * verdict (0 or 1), or a negative exit code with a cause.
  */
@@ -317,6 +346,7 @@ vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 		st.runs[s] = xcalloc(set->boots + 1, sizeof *st.runs[s]);
 	if ((rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
 		vm_ab_compare(&st);
+		vm_ab_report(&st);
 		if ((rc = vm_ab_gate(&st, cause)) >= 0)
 			rc = vm_ab_judge_kernels(st.parent, st.labels,
 			    set->boots, rc);

@@ -37,6 +37,9 @@ grep -q '<failure type="regression"' "$WORK/ab.xml" &&
     grep -q 'classname="gate.guest-kernel"' "$WORK/ab.xml" &&
     grep -q '^## regionbench gate: \*\*FAILED\*\*' "$WORK/ab.md"
 ok $? "A/B: --junit and --markdown carry the gate's checks"
+grep -q 'from 6 runs in 2 groups' "$WORK/shuffle/report.html" &&
+    grep -q 'plain (baseline)' "$WORK/shuffle/report.html"
+ok $? "A/B: report.html holds both sides, a group each"
 n=$(ls -d "$WORK"/shuffle/plain-*/run "$WORK"/shuffle/shuffle-*/run | wc -l)
 [ "$n" -eq 6 ]
 ok $? "A/B: 6 results directories under one parent"
