@@ -165,9 +165,12 @@ vm_ab_boots(struct vm_ab_state *st, char **run_args, int nargs,
 	return (rc);
 }
 
-/* Run regionbench compare --group-by label A... B...; only warn if it fails. */
+/*
+ * Run regionbench CMD ARGS... A... B... (every run of both sides, grouped
+ * by label); its failure only warns: the verdict is the gate's.
+ */
 static void
-vm_ab_compare(struct vm_ab_state *st)
+vm_ab_over_runs(struct vm_ab_state *st, const char *const *args)
 {
 	char **argv;
 	long i;
@@ -175,44 +178,28 @@ vm_ab_compare(struct vm_ab_state *st)
 
 	argv = xcalloc(2 * st->set->boots + 12, sizeof *argv);
 	argv[n++] = st->self;
-	argv[n++] = "compare";
-	argv[n++] = "--group-by";
-	argv[n++] = "label";
+	for (; *args != NULL; args++)
+		argv[n++] = (char *)*args;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < st->set->boots; i++)
 			argv[n++] = st->runs[s][i];
 	argv[n] = NULL;
 	if (vm_system(argv, NULL) != 0)
-		log_warnx("ab: compare failed");
+		log_warnx("ab: %s failed", argv[1]);
 	free(argv);
 }
 
-/*
- * Run regionbench report --group-by label --out PARENT/report.html A...
- * B...: the two sides in one HTML file; only warn if it fails.
- */
+/* compare, and report into PARENT/report.html: the two sides side by side. */
 static void
-vm_ab_report(struct vm_ab_state *st)
+vm_ab_compare(struct vm_ab_state *st)
 {
-	char **argv, *out;
-	long i;
-	int s, n = 0;
+	char *out = xasprintf("%s/report.html", st->parent);
+	const char *compare[] = { "compare", "--group-by", "label", NULL };
+	const char *report[] = { "report", "--group-by", "label", "--out",
+	    out, NULL };
 
-	out = xasprintf("%s/report.html", st->parent);
-	argv = xcalloc(2 * st->set->boots + 12, sizeof *argv);
-	argv[n++] = st->self;
-	argv[n++] = "report";
-	argv[n++] = "--group-by";
-	argv[n++] = "label";
-	argv[n++] = "--out";
-	argv[n++] = out;
-	for (s = 0; s < 2; s++)
-		for (i = 0; i < st->set->boots; i++)
-			argv[n++] = st->runs[s][i];
-	argv[n] = NULL;
-	if (vm_system(argv, NULL) != 0)
-		log_warnx("ab: report failed");
-	free(argv);
+	vm_ab_over_runs(st, compare);
+	vm_ab_over_runs(st, report);
 	free(out);
 }
 
@@ -346,7 +333,6 @@ vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 		st.runs[s] = xcalloc(set->boots + 1, sizeof *st.runs[s]);
 	if ((rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
 		vm_ab_compare(&st);
-		vm_ab_report(&st);
 		if ((rc = vm_ab_gate(&st, cause)) >= 0)
 			rc = vm_ab_judge_kernels(st.parent, st.labels,
 			    set->boots, rc);
