@@ -70,8 +70,10 @@ wait_until 600 exists writer.ready
 # (one interval of 1 s once saw 13 MiB of a 128 MiB hot region
 # referenced).  So the interval holds eight of the writer's slowest passes
 # measured alone, and 3 s at the least; the sampler scans once per
-# interval too.  DAMON's sampling window stays 20 ms: a longer one lets
-# the observers' own accesses mark regions the writer left idle.
+# interval too.  (Under TCG the writer also flushes its own TLB each pass,
+# or it sets no accessed bit at all: tests/damon-writer.c.)  DAMON's
+# sampling window stays 20 ms: a longer one lets the observers' own
+# accesses mark regions the writer left idle.
 pass_ms=$(cat writer.ready)
 aggr=$(((8 * pass_ms + 999) / 1000))
 [ "$aggr" -ge 3 ] || aggr=3
@@ -225,13 +227,13 @@ cont_t=$(cat "$out/cont.t" 2>/dev/null)
 # other programs is referenced by them too) have referenced between
 # HOT_MIN times the fewer and HOT_MAX times the more of the writer's bytes
 # there, the regions without its pages in either placement referenced
-# <= COLD_MAX of monitored.  The observers have hot pages of their own (the sampler's
-# buffers, the test's shell and the page cache of what it runs), and
-# DAMON counts a whole DAMON region (up to half a memory region here) as
-# referenced when any page it samples was: so one region per interval may
-# break the bound in the direction the observers push it (referenced
-# above COLD_MAX, or above HOT_MAX times the writer's bytes while it is
-# stopped), never in the other.
+# <= COLD_MAX of monitored.  The observers have hot pages of their own
+# (the sampler's buffers, the test's shell and the page cache of what it
+# runs), and DAMON counts a whole DAMON region (up to half a memory region
+# here) as referenced when any page it samples was: so one region per
+# interval may break the bound in the direction the observers push it
+# (referenced above COLD_MAX, or above HOT_MAX times the writer's bytes
+# while it is stopped), never in the other.
 check() {
 	awk -F, -v lo="$1" -v hi="$2" -v hmin="$3" -v hmax="$4" -v cold="$5" '
 	FNR == 1 { f++; if (f == 1) for (i = 1; i <= NF; i++) c[$i] = i
@@ -242,7 +244,7 @@ check() {
 		k = $3 "/" $4
 		lo_b = pages[1, k] * 4096
 		hi_b = pages[2, k] * 4096
-		if (lo_b > hi_b) { wb = lo_b; lo_b = hi_b; hi_b = wb }
+		if (lo_b > hi_b) { swap = lo_b; lo_b = hi_b; hi_b = swap }
 		t[$1] = 1
 		if (lo_b >= 0.75 * 128 * 1048576) {
 			n_hot++
