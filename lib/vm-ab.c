@@ -243,67 +243,46 @@ vm_ab_gate(struct vm_ab_state *st, char **cause)
 }
 
 /*
- * How many of side LABEL's boots under PARENT had a guest kernel that
- * reported a bug (an oops, a WARNING, a hung task: vm.json's kernel_report),
- * each named in a warning.  A boot without a readable vm.json counts as
- * none: its run could not have been gated either.
+ * Name every boot under PARENT whose guest kernel reported a bug (an oops,
+ * a WARNING, a hung task: vm.json's kernel_report), with the report and
+ * the log to read.  The verdict is the gate's alone: its guest-kernel check
+ * fails a candidate with such a report whatever its figures, and names the
+ * baseline's; these warnings point at the boot behind each.  A boot
+ * without a readable vm.json holds no report (its run could not have been
+ * gated either).
  */
-static long
-vm_ab_kernel_reports(const char *parent, const char *label, long boots)
+void
+vm_ab_name_kernel_reports(const char *parent, const char *const labels[2],
+    long boots)
 {
 	json_t *facts;
 	const char *report;
 	char *path;
-	long i, n = 0;
+	long i;
+	int s;
 
-	for (i = 0; i < boots; i++) {
-		path = xasprintf("%s/%s-%ld/%s", parent, label, i + 1,
-		    VM_FACTS_FILE);
-		facts = json_load_file(path, 0, NULL);
-		report = json_string_value(json_object_get(facts,
-		    "kernel_report"));
-		if (report != NULL) {
-			log_warnx("ab: in boot %s-%ld the guest kernel "
-			    "reported \"%s\" (%s/%s-%ld/%s)", label, i + 1,
-			    report, parent, label, i + 1, VM_DMESG_FILE);
-			n++;
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < boots; i++) {
+			path = xasprintf("%s/%s-%ld/%s", parent, labels[s],
+			    i + 1, VM_FACTS_FILE);
+			facts = json_load_file(path, 0, NULL);
+			report = json_string_value(json_object_get(facts,
+			    "kernel_report"));
+			if (report != NULL)
+				log_warnx("ab: in boot %s-%ld (%s) the guest "
+				    "kernel reported \"%s\" (%s/%s-%ld/%s)",
+				    labels[s], i + 1, s == 0 ? "baseline" :
+				    "candidate", report, parent, labels[s],
+				    i + 1, VM_DMESG_FILE);
+			json_decref(facts);
+			free(path);
 		}
-		json_decref(facts);
-		free(path);
 	}
-	return (n);
-}
-
-/*
- * The gate judges figures only; a kernel whose own log reports a bug is
- * not healthy however its figures compare, so a report in any boot of B
- * turns the verdict into a failure.  Reports of A only warn: the baseline
- * is what B is measured against, not what is under test.
- */
-int
-vm_ab_judge_kernels(const char *parent, const char *const labels[2],
-    long boots, int verdict)
-{
-	long na, nb;
-
-	na = vm_ab_kernel_reports(parent, labels[0], boots);
-	nb = vm_ab_kernel_reports(parent, labels[1], boots);
-	if (na > 0)
-		log_warnx("ab: kernel A (%s) reported a bug in %ld of %ld "
-		    "boots: the baseline's figures may not be trusted",
-		    labels[0], na, boots);
-	if (nb == 0)
-		return (verdict);
-	log_errorx("ab: FAIL: kernel B (%s) reported a bug in %ld of %ld "
-	    "boots%s", labels[1], nb, boots, verdict == 0 ?
-	    "; its figures passed the gate, its log did not" : "");
-	return (1);
 }
 
 /*
  * Boot both sides in turn, then compare and gate their runs.  Returns the
- * verdict (0 or 1: the gate's, failed too when B's kernel reported a bug),
- * or a negative exit code with a cause.
+ * gate's verdict (0 or 1), or a negative exit code with a cause.
  */
 int
 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
@@ -333,9 +312,9 @@ vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 		st.runs[s] = xcalloc(set->boots + 1, sizeof *st.runs[s]);
 	if ((rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
 		vm_ab_compare(&st);
-		if ((rc = vm_ab_gate(&st, cause)) >= 0)
-			rc = vm_ab_judge_kernels(st.parent, st.labels,
-			    set->boots, rc);
+		vm_ab_name_kernel_reports(st.parent, st.labels,
+		    set->boots);
+		rc = vm_ab_gate(&st, cause);
 	}
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < set->boots; i++)

@@ -81,8 +81,8 @@ char	*vm_find_init(char **cause);
 /* vm-ab.c */
 int	 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 	     char **cause);
-int	 vm_ab_judge_kernels(const char *parent, const char *const labels[2],
-	     long boots, int verdict);
+void	 vm_ab_name_kernel_reports(const char *parent,
+	     const char *const labels[2], long boots);
 
 /* vm.c */
 int	 vm_run(const struct vm_settings *set, char **argv, int argc,
