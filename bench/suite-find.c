@@ -73,7 +73,7 @@ suite_data_find(const char *file, char **cause)
 	const char *dirs[4], *env = getenv("REGIONBENCH_DATADIR");
 	static const char *const subdirs[] = { "/suites", "" };
 	ssize_t n;
-	int i, j, ndirs = 0;
+	int i, j, k, ndirs = 0;
 
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
@@ -89,6 +89,12 @@ suite_data_find(const char *file, char **cause)
 	/* Not installed (an out-of-tree build): the source tree's copy. */
 	dirs[ndirs++] = RB_SOURCE_DATADIR;
 	for (i = 0; i < ndirs; i++) {
+		/* In-tree, the program's directory is the source's: try it
+		 * (and name it) once. */
+		for (k = 0; k < i && strcmp(dirs[k], dirs[i]) != 0; k++)
+			;
+		if (k < i)
+			continue;
 		for (j = 0; j < 2; j++) {
 			path = xasprintf("%s%s/%s", dirs[i], subdirs[j], file);
 			if (access(path, R_OK) == 0) {
