@@ -107,7 +107,8 @@ const struct command_entry cmd_ab_entry = {
 	    "too noisy).  A bug reported by B's kernel in any boot (an oops,\n"
 	    "a WARNING) fails B whatever its figures.  Exit: the gate's (0\n"
 	    "pass, 1 B regressed or reported a bug), 2 bad input, 3 a boot\n"
-	    "or the suite failed.",
+	    "or the suite failed.  Stdout holds the comparison and the\n"
+	    "verdict; the guests' output goes to stderr.",
 	.options = ab_options,
 	.exec = cmd_ab_exec,
 };

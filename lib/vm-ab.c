@@ -120,6 +120,9 @@ vm_ab_boot(struct vm_ab_state *st, int s, long i, char **run_args,
 	int j, n, rc;
 
 	vm_ab_side(set, s, &side);
+	/* run prints its results directory ("run") last: on stdout it
+	 * would break up what compare and the gate print there. */
+	side.output_to_stderr = 1;
 	side.out = xasprintf("%s/%s-%ld", st->parent, st->labels[s], i + 1);
 	/* regionbench run SUITE ARGS --out run --label L */
 	n = 0;
@@ -144,6 +147,32 @@ vm_ab_boot(struct vm_ab_state *st, int s, long i, char **run_args,
 	st->runs[s][i] = xasprintf("%s/run", side.out);
 	free(side.out);
 	return (rc);
+}
+
+/*
+ * Both sides' kernels and modules, checked before the first boot: a wrong
+ * --kernel-b should not wait for A's first boot to be found.
+ */
+static int
+vm_ab_check_sides(struct vm_ab_state *st, char **cause)
+{
+	struct vm_settings side;
+	struct vm_kernel k;
+	char *modules, *why;
+	int s, rc;
+
+	for (s = 0; s < 2; s++) {
+		vm_ab_side(st->set, s, &side);
+		if ((rc = vm_load_kernel(&side, &k, &modules, &why)) != 0) {
+			*cause = xasprintf("ab: side %s (%s): %s", s == 0 ?
+			    "A" : "B", st->labels[s], why);
+			free(why);
+			return (rc);
+		}
+		vm_kernel_free(&k);
+		free(modules);
+	}
+	return (0);
 }
 
 /* Boot A, B, A, B, ... until every boot ran or one failed. */
@@ -310,7 +339,8 @@ vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 		st.suite = realpath(run_args[0], NULL);
 	for (s = 0; s < 2; s++)
 		st.runs[s] = xcalloc(set->boots + 1, sizeof *st.runs[s]);
-	if ((rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
+	if ((rc = vm_ab_check_sides(&st, cause)) == 0 &&
+	    (rc = vm_ab_boots(&st, run_args, nargs, cause)) == 0) {
 		vm_ab_compare(&st);
 		vm_ab_name_kernel_reports(st.parent, st.labels,
 		    set->boots);

@@ -251,36 +251,60 @@ vm_check_tools(struct vm_boot *b, char **cause)
 	return (0);
 }
 
+/*
+ * The kernel image of SET and its modules directory (given, checked to be
+ * the image's, or guessed; NULL: none), or a negative exit code with a
+ * cause.  What regionbench ab checks of both sides before the first boot.
+ */
+int
+vm_load_kernel(const struct vm_settings *set, struct vm_kernel *k,
+    char **modules, char **cause)
+{
+	char real[PATH_MAX], *base, *probe;
+	struct stat st;
+	int rc;
+
+	*modules = NULL;
+	if ((rc = vm_kernel_load(k, set->kernel, cause)) != 0)
+		return (rc);
+	if (set->modules == NULL) {
+		*modules = vm_modules_guess(k);
+		return (0);
+	}
+	errno = 0;
+	if (realpath(set->modules, real) == NULL ||
+	    stat(real, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--modules %s: %s",
+		    set->modules, errno != 0 ? strerror(errno) :
+		    "not a directory");
+		vm_kernel_free(k);
+		return (rc);
+	}
+	base = strrchr(real, '/') + 1;
+	probe = xasprintf("%s/modules.order", real);
+	if (strcmp(base, k->release) != 0 && access(probe, F_OK) == 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--modules %s: the "
+		    "modules of kernel %s, the image is %s", set->modules,
+		    base, k->release);
+		free(probe);
+		vm_kernel_free(k);
+		return (rc);
+	}
+	free(probe);
+	*modules = xstrdup(real);
+	return (0);
+}
+
 /* Find the kernel, its modules, QEMU and the initramfs. */
 static int
 vm_prepare_kernel(struct vm_boot *b, char **cause)
 {
 	const struct vm_settings *set = b->set;
-	char real[PATH_MAX], *init, *base, *probe;
-	struct stat st;
+	char *init;
 	int rc;
 
-	if ((rc = vm_kernel_load(&b->kernel, set->kernel, cause)) != 0)
+	if ((rc = vm_load_kernel(set, &b->kernel, &b->modules, cause)) != 0)
 		return (rc);
-	if (set->modules != NULL) {
-		if (realpath(set->modules, real) == NULL ||
-		    stat(real, &st) == -1 || !S_ISDIR(st.st_mode))
-			return (fail_with(cause, RB_EXIT_INPUT, "--modules %s: "
-			    "%s", set->modules, errno != 0 ? strerror(errno) :
-			    "not a directory"));
-		base = strrchr(real, '/') + 1;
-		probe = xasprintf("%s/modules.order", real);
-		if (strcmp(base, b->kernel.release) != 0 &&
-		    access(probe, F_OK) == 0) {
-			free(probe);
-			return (fail_with(cause, RB_EXIT_INPUT, "--modules %s: "
-			    "the modules of kernel %s, the image is %s",
-			    set->modules, base, b->kernel.release));
-		}
-		free(probe);
-		b->modules = xstrdup(real);
-	} else
-		b->modules = vm_modules_guess(&b->kernel);
 	if ((rc = vm_check_tools(b, cause)) != 0)
 		return (rc);
 	if ((b->boot = vm_kernel_vmlinux(&b->kernel)) == NULL)
@@ -764,7 +788,8 @@ vm_boot_relay(struct vm_boot *b, pid_t pid, int fd, uint64_t start,
 		if (poll(pfd, 2, 100) > 0 && pfd[0].revents != 0) {
 			n = read(pfd[0].fd, buf, sizeof buf);
 			if (n > 0)
-				atomic_write_all(1, buf, n);
+				atomic_write_all(b->set->output_to_stderr ?
+				    2 : 1, buf, n);
 			else if (n == 0 || errno != EINTR)
 				pfd[0].fd = -1;
 		}

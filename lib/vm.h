@@ -49,6 +49,8 @@ struct vm_settings {
 	uint64_t	 timeout;	/* ns */
 	char		*out;
 	int		 quiet;
+	int		 output_to_stderr; /* the command's stdout: ab keeps
+					    its own for compare and gate */
 };
 
 /* An A/B of two kernels, or of one kernel with two boot argument strings. */
@@ -85,6 +87,8 @@ void	 vm_ab_name_kernel_reports(const char *parent,
 	     const char *const labels[2], long boots);
 
 /* vm.c */
+int	 vm_load_kernel(const struct vm_settings *set, struct vm_kernel *k,
+	     char **modules, char **cause);
 int	 vm_run(const struct vm_settings *set, char **argv, int argc,
 	     char **cause);
 

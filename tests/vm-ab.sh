@@ -40,6 +40,9 @@ ok $? "A/B: --junit and --markdown carry the gate's checks"
 grep -q 'from 6 runs in 2 groups' "$WORK/shuffle/report.html" &&
     grep -q 'plain (baseline)' "$WORK/shuffle/report.html"
 ok $? "A/B: report.html holds both sides, a group each"
+# The guests' run prints its results directory, "run", last: on stderr.
+! grep -qx 'run' "$WORK/out" && [ "$(grep -cx 'run' "$WORK/err")" -eq 6 ]
+ok $? "A/B: the guests' output on stderr, stdout kept for the verdict"
 n=$(ls -d "$WORK"/shuffle/plain-*/run "$WORK"/shuffle/shuffle-*/run | wc -l)
 [ "$n" -eq 6 ]
 ok $? "A/B: 6 results directories under one parent"

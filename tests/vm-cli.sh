@@ -98,6 +98,29 @@ RC=$?
 expect_rc 3 "no QEMU"
 expect_err "apt-get install qemu-system-x86" "names the package to install"
 
+# regionbench ab checks both sides before its first boot.
+rb ab --out "$out" -- quick
+expect_rc 2 "ab: no --kernel"
+expect_err "ab: --kernel IMAGE is required" "ab: says --kernel is required"
+
+rb ab --kernel "$fake" --kernel-b "$WORK/notakernel" --out "$out"
+expect_rc 2 "ab: kernel B is not a kernel"
+expect_err "side B \\(b\\): --kernel .*notakernel: not a kernel image" \
+    "ab: names the side and the file, before any boot"
+
+rb ab --kernel "$fake" --modules-b "$WORK/lib/modules/5.10.0-other" \
+    --label-b patched --out "$out"
+expect_rc 2 "ab: modules of another version for B"
+expect_err "side B \\(patched\\): --modules .*the image is 6.1.0-fake" \
+    "ab: names B's label and both versions"
+grep -q 'boot 1/' "$WORK/err"
+[ $? -ne 0 ]
+ok $? "ab: no boot was started"
+
+rb ab --kernel "$fake" --label-a same --label-b same --out "$out"
+expect_rc 2 "ab: the same label on both sides"
+expect_err "must differ" "ab: says the labels must differ"
+
 [ ! -e "$out" ]
 ok $? "nothing was written"
 
