@@ -23,6 +23,8 @@ struct placement {
 	uint64_t		*buf;		/* pagemap batch */
 	size_t			 buf_entries;
 	struct procfile		 maps;
+	void			*present;	/* PAGEMAP_SCAN's ranges */
+	int			 no_present_scan; /* the kernel lacks it */
 };
 
 /* Resident pages of one process per region key of the map. */
@@ -35,6 +37,7 @@ struct placement_result {
 	int		 nkeys;
 	uint64_t	*key_pages;	/* indexed like map->keys */
 	uint64_t	 scan_ns;
+	uint64_t	 entries_read;	/* pagemap entries the scan read */
 };
 
 void	 placement_init(struct placement *pl, const char *proc_root,
