@@ -229,6 +229,10 @@ sampler_main(void *arg)
 			break;
 		rc = 0;
 		deadline += s->cfg.interval_ns;
+		/* An unpaced replay has no deadlines to miss: a stall of
+		 * this process is not a sample the recording lost. */
+		if (s->cfg.replay_dir != NULL && !s->cfg.replay_paced)
+			continue;
 		/*
 		 * Skip missed deadlines rather than bursting: a deadline
 		 * closer than 0.9 intervals to the sample just taken (it woke

@@ -55,6 +55,8 @@ record_replay() {
 	    --quiet
 	expect_rc 0 "$rr_name: replay"
 	same_dirs "$WORK/run-$rr_name" "$WORK/rep-$rr_name" "$rr_name"
+	! grep -q ',overrun,' "$WORK/rep-$rr_name/events.csv"
+	ok $? "$rr_name: an unpaced replay misses no deadline (no overrun)"
 	grep -q "\"name\": \"$rr_source\"" "$WORK/rep-$rr_name/meta.json"
 	ok $? "$rr_name: the replay's meta.json names the $rr_source source"
 	rb verify "$WORK/run-$rr_name"
