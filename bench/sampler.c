@@ -82,6 +82,13 @@ sampler_take(struct sampler *s, uint64_t i, int flags, double t_s,
 	return (rc);
 }
 
+/* A replay read as fast as it goes: no deadlines, the recording's times. */
+static int
+sampler_unpaced(const struct sampler *s)
+{
+	return (s->cfg.replay_dir != NULL && !s->cfg.replay_paced);
+}
+
 /*
  * Take regular sample number i: pick the files (live or recorded), read
  * them and write the rows.  Returns 1 when a sample was taken, 0 at the end
@@ -101,6 +108,16 @@ sampler_step(struct sampler *s, uint64_t i, const char *event,
 		    &t_s, &flags, cause);
 		if (rc <= 0)
 			return (rc);
+		/*
+		 * An unpaced replay outruns the recording, so its --duration
+		 * counts the recorded time, ending where the live run would
+		 * have: past the end by more than half the recording's own
+		 * interval.
+		 */
+		if (sampler_unpaced(s) && s->cfg.duration_ns > 0 && i > 0 &&
+		    t_s - (double)s->cfg.duration_ns / 1e9 >
+		    (t_s - s->latest_t_s) / 2)
+			return (0);
 	}
 	rc = sampler_take(s, i, flags, t_s, event, detail, cause);
 	return (rc == 0 ? 1 : rc);
@@ -119,8 +136,7 @@ sampler_wait_turn(struct sampler *s, uint64_t deadline, char *event,
 	int turn;
 
 	pthread_mutex_lock(&s->lock);
-	while (!s->stop && !s->now_pending && (s->cfg.replay_dir == NULL ||
-	    s->cfg.replay_paced)) {
+	while (!s->stop && !s->now_pending && !sampler_unpaced(s)) {
 		ts = ns_to_timespec(deadline);
 		if (pthread_cond_timedwait(&s->wake, &s->lock, &ts) ==
 		    ETIMEDOUT)
@@ -218,7 +234,8 @@ sampler_main(void *arg)
 			continue;
 		}
 		now = units_now_ns();
-		if (end > 0 && now > end + s->cfg.interval_ns / 2)
+		if (end > 0 && now > end + s->cfg.interval_ns / 2 &&
+		    !sampler_unpaced(s))
 			break;
 		pthread_mutex_lock(&s->busy);
 		/* Its time as samples.csv will say, or within a microsecond. */
@@ -231,7 +248,7 @@ sampler_main(void *arg)
 		deadline += s->cfg.interval_ns;
 		/* An unpaced replay has no deadlines to miss: a stall of
 		 * this process is not a sample the recording lost. */
-		if (s->cfg.replay_dir != NULL && !s->cfg.replay_paced)
+		if (sampler_unpaced(s))
 			continue;
 		/*
 		 * Skip missed deadlines rather than bursting: a deadline

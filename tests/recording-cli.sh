@@ -89,6 +89,21 @@ expect_rc 0 "a replay of the first 2 samples"
 t1=$(cat "$R/0001/time")
 tail -n 1 "$WORK/rep-kpf-2/events.csv" | grep -q "^$t1,stop,complete,"
 ok $? "stops at its last sample's recorded time ($t1)"
+# An unpaced replay takes far less than the recorded time: --duration
+# counts the recording's time, and ends where the live run would have,
+# with the last sample no later than half an interval past it.
+cp -r "$R" "$WORK/slow"
+for i in 0 1 2; do echo "$((i * 5)).000" >"$WORK/slow/000$i/time"; done
+rb sample --replay "$WORK/slow" --duration 6s --out "$WORK/slow-6" --quiet
+expect_rc 0 "a replay of 6 s of a 10 s recording"
+[ "$(tail -n +2 "$WORK/slow-6/samples.csv" | cut -d, -f1 | uniq | tr '\n' ' ')" = "0.000 5.000 " ]
+ok $? "it replays the samples at 0 and 5 s"
+tail -n 1 "$WORK/slow-6/events.csv" | grep -q '^5.000,stop,complete,'
+ok $? "and stops complete at 5 s"
+rb sample --replay "$WORK/slow" --duration 8s --out "$WORK/slow-8" --quiet
+expect_rc 0 "a replay of 8 s of a 10 s recording"
+[ "$(tail -n +2 "$WORK/slow-8/samples.csv" | cut -d, -f1 | uniq | tr '\n' ' ')" = "0.000 5.000 10.000 " ]
+ok $? "the sample at 10 s is within half an interval of 8 s: replayed"
 grep -q '"region_size_bytes": 268435456' "$WORK/rep-kpf/meta.json"
 ok $? "the replay's meta.json has the recorded region size"
 
