@@ -315,10 +315,19 @@ $(HARDENING_REPLAY_EXE): tests/t-hardening-%$(EXEEXT): \
 
 
 # make perf: benchmarks printing key=value ratios (not part of check).
+# A sanitized build would measure the sanitizers, and the benchmarks that
+# count allocations replace malloc, which ASan must own: refused there.
+if IS_SANITIZED
+perf:
+	@echo "make perf: this tree is configured with --enable-sanitizers;" \
+	    "the benchmarks measure a plain build (./configure without it)" >&2
+	@exit 2
+else
 perf: $(PERF_BENCHMARKS) bench/regionbench
 	@for p in $(PERF_BENCHMARKS); do ./$$p || exit 1; done
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-vm.sh
 	@$(AM_TESTS_ENVIRONMENT) $(SHELL) $(top_srcdir)/tests/perf-damon.sh
+endif
 .PHONY: perf
 
 
