@@ -11,6 +11,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,4 +256,33 @@ stats_mann_whitney(const double *a, int na, const double *b, int nb,
 	if (*p > 1)
 		*p = 1;
 	return (0);
+}
+
+/*
+ * Holm's step-down adjustment of m p-values tested together: sorted
+ * ascending, the i-th smallest (from 0) is multiplied by m - i, each
+ * adjusted value is at least the one before it, and none exceeds 1.  An
+ * adjusted p below alpha rejects at a family-wise error rate of alpha,
+ * whatever the dependence between the tests; with one rule's alpha it is
+ * Holm's procedure exactly.  adjusted[] is in the order of p[]; every p
+ * must be a number (a test that was not run is not in the family).
+ */
+void
+stats_holm(const double *p, int m, double *adjusted)
+{
+	size_t *order;
+	double running = 0, v;
+	int i;
+
+	if (m <= 0)
+		return;
+	order = xcalloc(m, sizeof *order);
+	gsl_sort_index(order, p, 1, m);
+	for (i = 0; i < m; i++) {
+		v = p[order[i]] * (m - i);
+		if (v > running)
+			running = v;
+		adjusted[order[i]] = running < 1 ? running : 1;
+	}
+	free(order);
 }

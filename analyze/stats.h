@@ -1,7 +1,8 @@
 /*
  * Statistics for comparing groups of runs: description, Student-t
- * confidence intervals, Welch's t-test and the Mann-Whitney U test.  The
- * distributions come from GSL; nothing here hand-rolls a special function.
+ * confidence intervals, Welch's t-test, the Mann-Whitney U test and Holm's
+ * adjustment of p-values tested together.  The distributions come from
+ * GSL; nothing here hand-rolls a special function.
  */
 #ifndef RB_STATS_H
 #define RB_STATS_H
@@ -30,5 +31,6 @@ int	 stats_welch(const double *a, int na, const double *b, int nb,
 	     double *t, double *df, double *p);
 int	 stats_mann_whitney(const double *a, int na, const double *b, int nb,
 	     double *u, double *p);
+void	 stats_holm(const double *p, int m, double *adjusted);
 
 #endif

@@ -169,6 +169,40 @@ test_mann_whitney_exact(void)
 	    "mann-whitney asymptotic: groups over 20 (math.erfc)");
 }
 
+/*
+ * Holm's adjustment, worked by hand: sorted ascending, the i-th smallest
+ * of m is multiplied by m - i, never below the one before, capped at 1.
+ */
+static void
+test_holm(void)
+{
+	static const double four[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double want4[] = { 0.03, 0.06, 0.06, 0.02 };
+	static const double ties[] = { 0.02, 0.02, 0.02 };
+	static const double big[] = { 0.6, 0.5 };
+	static const double apart[] = { 0.04, 0.001 };
+	double adj[4];
+	int i, same;
+
+	stats_holm(four, 4, adj);
+	for (same = 1, i = 0; i < 4; i++)
+		same &= fabs(adj[i] - want4[i]) < 1e-15;
+	if (!tap_ok(same, "holm: 0.01 0.04 0.03 0.005 become 0.03 0.06 0.06 "
+	    "0.02, in the order given"))
+		tap_diag("got %g %g %g %g", adj[0], adj[1], adj[2], adj[3]);
+	stats_holm(ties, 3, adj);
+	tap_ok(fabs(adj[0] - 0.06) < 1e-15 && fabs(adj[1] - 0.06) < 1e-15 &&
+	    fabs(adj[2] - 0.06) < 1e-15, "holm: three equal p-values of 0.02 "
+	    "all become 0.06");
+	stats_holm(big, 2, adj);
+	tap_ok(adj[0] == 1 && adj[1] == 1, "holm: capped at 1");
+	stats_holm(apart, 2, adj);
+	tap_ok(fabs(adj[0] - 0.04) < 1e-15 && fabs(adj[1] - 0.002) < 1e-15,
+	    "holm: the largest of two is left as it is, the smallest doubled");
+	stats_holm(apart, 1, adj);
+	tap_ok(adj[0] == 0.04, "holm: one test is not adjusted");
+}
+
 int
 main(void)
 {
@@ -240,5 +274,6 @@ main(void)
 	tap_near(p, 1.0, 0, "mann-whitney: all ties give p = 1");
 	test_mann_whitney_exact();
 	test_no_change();
+	test_holm();
 	return (tap_done());
 }
