@@ -4,7 +4,9 @@
  * for it, the difference is significant.  A rule is never passed without
  * evidence: one that matches no metric present on both sides, or whose
  * groups have fewer runs than it needs (min_runs, at least 2 when it asks
- * for significance), gets no verdict and says why.
+ * for significance), gets no verdict and says why.  Every check is
+ * measured before any is judged: with [gate] correction = holm, the
+ * p-values of the checks that need significance are adjusted together.
  */
 #include "config.h"
 
@@ -214,6 +216,32 @@ rules_quality_key(struct rules_ctx *ctx, const char *name, const char *value)
 	return (1);
 }
 
+/* Parse a correction's name (none, holm); -1 when it is neither. */
+int
+gate_correction_parse(const char *word, enum gate_correction *out)
+{
+	if (strcmp(word, "none") == 0)
+		*out = GATE_CORRECTION_NONE;
+	else if (strcmp(word, "holm") == 0)
+		*out = GATE_CORRECTION_HOLM;
+	else
+		return (-1);
+	return (0);
+}
+
+/* A key of the [gate] section; returns 0 on a bad key or value. */
+static int
+rules_gate_key(struct rules_ctx *ctx, const char *name, const char *value)
+{
+	if (strcmp(name, "correction") != 0)
+		return (rules_fail(ctx, "unknown key '%s' in [gate] (keys: "
+		    "correction)", name));
+	if (gate_correction_parse(value, &ctx->rules->correction) != 0)
+		return (rules_fail(ctx, "correction: expected none or holm, "
+		    "not '%s'", value));
+	return (1);
+}
+
 /* inih handler: one key of one rule; returns 0 on a bad key or value. */
 static int
 rules_handler(void *user, const char *section, const char *name,
@@ -229,6 +257,8 @@ rules_handler(void *user, const char *section, const char *name,
 		    name));
 	if (strcmp(section, "data_quality") == 0)
 		return (rules_quality_key(ctx, name, value));
+	if (strcmp(section, "gate") == 0)
+		return (rules_gate_key(ctx, name, value));
 	r = rules_section(ctx->rules, section);
 	if ((str = rules_string_key(r, name)) != NULL) {
 		free(*str);
@@ -435,7 +465,8 @@ gate_verdict(const struct gate_rule *rule, struct gate_result *res)
 		gate_unjudged(res, "significance could not be tested");
 		return (NULL);
 	}
-	if (res->p < rule->alpha) {
+	if ((isnan(res->p_adjusted) ? res->p : res->p_adjusted) <
+	    rule->alpha) {
 		res->failed = 1;
 		return ("worse than allowed and significant");
 	}
@@ -448,11 +479,15 @@ static void
 gate_judged_message(const struct gate_rule *rule,
     const struct compare_key *key, const char *why, struct gate_result *res)
 {
-	char limit[32], pbuf[64];
+	char limit[32], pbuf[128];
 
 	res->reason = xstrdup(why);
 	limit_text(rule, limit, sizeof limit);
-	if (res->tested)
+	if (res->tested && !isnan(res->p_adjusted))
+		snprintf(pbuf, sizeof pbuf, "p=%.4g (Holm-adjusted over %d "
+		    "tests: %.4g, alpha %g)", res->p, res->family,
+		    res->p_adjusted, rule->alpha);
+	else if (res->tested)
 		snprintf(pbuf, sizeof pbuf, "p=%.4g (alpha %g)", res->p,
 		    rule->alpha);
 	else if (res->unchanged)
@@ -469,15 +504,17 @@ gate_judged_message(const struct gate_rule *rule,
 	    "lower" : "higher", pbuf, why);
 }
 
-/* Judge one rule on one key. */
+/*
+ * Measure one rule on one key: its means and test.  The verdict waits for
+ * every check to be measured, since a correction needs all the p-values.
+ */
 static void
-gate_judge(const struct gate_rule *rule, const struct compare_set *set,
+gate_measure_key(const struct gate_rule *rule, const struct compare_set *set,
     const struct compare_key *key, enum compare_test test,
     struct gate_result *res)
 {
 	const struct compare_group *gb = &set->groups[0];
 	const struct compare_group *gc = &set->groups[1];
-	const char *why;
 	double *vb, *vc;
 	int bad;
 
@@ -487,13 +524,47 @@ gate_judge(const struct gate_rule *rule, const struct compare_set *set,
 	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
 	if (bad)
 		gate_unjudged(res, "the harmonic mean needs positive values");
-	else if (!gate_too_few(rule, set, res)) {
+	else if (!gate_too_few(rule, set, res))
 		gate_measure(rule, vb, vc, test, res);
-		if ((why = gate_verdict(rule, res)) != NULL)
-			gate_judged_message(rule, key, why, res);
-	}
 	free(vb);
 	free(vc);
+}
+
+/* Is a result measured and waiting for its verdict? */
+static int
+gate_pending(const struct gate_result *res)
+{
+	return (res->judged && res->reason == NULL);
+}
+
+/*
+ * Holm-adjust the p-values of every pending check whose rule needs
+ * significance: the family is every test that could fail the gate, so
+ * the chance that any of them fails by chance stays within alpha.
+ */
+static void
+gate_adjust(struct gate_result *res, int n)
+{
+	double *p, *adjusted;
+	int *member, i, m = 0;
+
+	p = xcalloc(n + 1, sizeof *p);
+	adjusted = xcalloc(n + 1, sizeof *adjusted);
+	member = xcalloc(n + 1, sizeof *member);
+	for (i = 0; i < n; i++)
+		if (gate_pending(&res[i]) && res[i].tested &&
+		    res[i].rule->require_significance) {
+			member[m] = i;
+			p[m++] = res[i].p;
+		}
+	stats_holm(p, m, adjusted);
+	for (i = 0; i < m; i++) {
+		res[member[i]].p_adjusted = adjusted[i];
+		res[member[i]].family = m;
+	}
+	free(p);
+	free(adjusted);
+	free(member);
 }
 
 /* A new, zeroed result at the end of *res. */
@@ -509,6 +580,7 @@ gate_add(struct gate_result **res, int *n, const struct gate_rule *rule,
 	r->rule = rule;
 	r->key = key;
 	r->p = NAN;
+	r->p_adjusted = NAN;
 	return (r);
 }
 
@@ -643,6 +715,7 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	const struct gate_rule *rule;
 	const struct compare_key *key;
 	struct gate_result *res = NULL;
+	const char *why;
 	char *refusal;
 	double *tmp;
 	int i, k, n = 0, matched, most, failed;
@@ -672,8 +745,8 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 			if (compare_values(&set->groups[0], key, tmp) == 0 ||
 			    compare_values(&set->groups[1], key, tmp) == 0)
 				continue;
-			gate_judge(rule, set, key, test, gate_add(&res, &n,
-			    rule, key));
+			gate_measure_key(rule, set, key, test, gate_add(&res,
+			    &n, rule, key));
 			matched = 1;
 		}
 		if (!matched)
@@ -683,6 +756,15 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 			    rule->unit);
 	}
 	free(tmp);
+	if (rules->correction == GATE_CORRECTION_HOLM)
+		gate_adjust(res, n);
+	for (i = 0; i < n; i++) {
+		if (!gate_pending(&res[i]))
+			continue;
+		if ((why = gate_verdict(res[i].rule, &res[i])) != NULL)
+			gate_judged_message(res[i].rule, res[i].key, why,
+			    &res[i]);
+	}
 	gate_guest_kernel(set, &res, &n);
 	*out = res;
 	*nout = n;
@@ -717,6 +799,8 @@ gate_count(const struct gate_result *r, int n, struct gate_counts *c)
 			c->unjudged++;
 		else if (r[i].failed)
 			c->failed++;
+		if (!isnan(r[i].p_adjusted))
+			c->adjusted++;
 	}
 }
 
@@ -834,6 +918,10 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	note = compare_unit_note(set);
 	fprintf(f, "%s\n\n", note);
 	free(note);
+	if (c.adjusted > 0)
+		fprintf(f, "The p-values of the %d checks that need "
+		    "significance are Holm-adjusted together.\n\n",
+		    c.adjusted);
 	fprintf(f, "| Result | Rule | Phase | Metric | Baseline | Candidate "
 	    "| Change | Allowed | p |\n"
 	    "|---|---|---|---|---:|---:|---:|---:|---:|\n");
@@ -882,7 +970,10 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 			fprintf(f, "%+.6g", r[i].cand_mean - r[i].base_mean);
 		fprintf(f, " | %s (better %s) | ", limit,
 		    r[i].rule->better_lower ? "lower" : "higher");
-		if (r[i].tested)
+		if (r[i].tested && !isnan(r[i].p_adjusted))
+			fprintf(f, "%.3g (Holm %.3g) |\n", r[i].p,
+			    r[i].p_adjusted);
+		else if (r[i].tested)
 			fprintf(f, "%.3g |\n", r[i].p);
 		else
 			fprintf(f, "- |\n");
@@ -930,9 +1021,13 @@ gate_print(FILE *f, const struct compare_set *set,
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s\n", r[i].message);
 	fprintf(f, "gate: %s (%d check%s, %d failed, %d not judged; "
-	    "baseline %d run%s, candidate %d run%s; rules %s)\n",
-	    gate_outcome(&c), n, n == 1 ? "" : "s", c.failed, c.unjudged,
-	    nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s", rules_path);
+	    "baseline %d run%s, candidate %d run%s; rules %s", gate_outcome(&c),
+	    n, n == 1 ? "" : "s", c.failed, c.unjudged, nb, nb == 1 ? "" :
+	    "s", nc, nc == 1 ? "" : "s", rules_path);
+	if (c.adjusted > 0)
+		fprintf(f, "; p-values Holm-adjusted over %d test%s",
+		    c.adjusted, c.adjusted == 1 ? "" : "s");
+	fprintf(f, ")\n");
 }
 
 /* A JSON number, or null when it is not finite. */
@@ -993,6 +1088,8 @@ gate_json_check(const struct gate_result *r)
 	    gate_json_num(r->worse_pct) : json_null());
 	json_object_set_new(c, "p_value", r->judged && r->tested ?
 	    gate_json_num(r->p) : json_null());
+	json_object_set_new(c, "p_adjusted", r->judged && r->tested ?
+	    gate_json_num(r->p_adjusted) : json_null());
 	json_object_set_new(c, "alpha", json_real(rule->alpha));
 	json_object_set_new(c, "message", json_string(r->message));
 	return (c);
@@ -1016,10 +1113,11 @@ gate_print_json(FILE *f, const struct compare_set *set,
 	for (i = 0; i < n; i++)
 		json_array_append_new(checks, gate_json_check(&r[i]));
 	note = compare_unit_note(set);
-	root = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
 	    "outcome", c.failed > 0 ? "failed" : c.unjudged > 0 ?
 	    "not judged" : "passed", "checks_total", n, "failed", c.failed,
-	    "not_judged", c.unjudged, "rules", rules_path, "unit", note,
+	    "not_judged", c.unjudged, "holm_adjusted", c.adjusted, "rules",
+	    rules_path, "unit", note,
 	    "baseline", gate_json_dirs(&set->groups[0]), "candidate",
 	    gate_json_dirs(&set->groups[1]), "checks", checks);
 	free(note);

@@ -34,10 +34,21 @@ struct gate_quality {
 	double		 max_kpf_error;
 };
 
+/*
+ * How the p-values of the checks that need significance are judged: each
+ * against its alpha alone, or Holm-adjusted over all of them (the [gate]
+ * section's correction = none|holm, or gate --correction).
+ */
+enum gate_correction {
+	GATE_CORRECTION_NONE,
+	GATE_CORRECTION_HOLM
+};
+
 struct gate_rules {
 	struct gate_rule *rules;
 	int		 n;
 	struct gate_quality quality;
+	enum gate_correction correction;
 };
 
 /* One rule applied to one (phase, metric). */
@@ -54,6 +65,8 @@ struct gate_result {
 	int			 unchanged;
 	int			 tested;
 	double			 p;
+	double			 p_adjusted;	/* NAN: not corrected */
+	int			 family;	/* tests adjusted together */
 	int			 failed;
 	char			*reason;	/* why the verdict, or none */
 	char			*message;
@@ -64,11 +77,14 @@ struct gate_counts {
 	int		 checks;
 	int		 failed;
 	int		 unjudged;
+	int		 adjusted;	/* p-values Holm-adjusted together */
 };
 
 int	 gate_rules_load(const char *path, struct gate_rules *rules,
 	     char **cause);
 void	 gate_rules_free(struct gate_rules *rules);
+int	 gate_correction_parse(const char *word,
+	     enum gate_correction *out);
 int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);

@@ -21,6 +21,7 @@ struct gate_settings {
 	struct opt_list	 baseline;
 	struct opt_list	 candidate;
 	char		*rules;
+	char		*correction;
 	char		*junit;
 	char		*markdown;
 	int		 test;
@@ -51,6 +52,12 @@ static const struct opt_def gate_options[] = {
 	  .help = "INI rules (default: gate-rules.ini found like suites: "
 	  "next to the program, in $REGIONBENCH_DATADIR, in " PKGDATADIR
 	  ")" },
+	{ .name = "correction", .type = OPT_STRING,
+	  .offset = offsetof(struct gate_settings, correction),
+	  .arg = "none|holm",
+	  .help = "judge each check's p-value alone, or Holm-adjust the "
+	  "p-values of every check that needs significance together "
+	  "(default: the rules' [gate] correction, else none)" },
 	{ .name = "junit", .type = OPT_STRING,
 	  .offset = offsetof(struct gate_settings, junit), .arg = "FILE",
 	  .help = "write JUnit XML, one testcase per rule check" },
@@ -116,6 +123,7 @@ cmd_gate_exec(int argc, char **argv)
 	struct gate_result *res;
 	struct gate_counts counts;
 	struct compare_set *set;
+	enum gate_correction correction = GATE_CORRECTION_NONE;
 	char *cause = NULL, *rules_path, *differences, *unit_note;
 	int first, rc, n;
 
@@ -127,6 +135,10 @@ cmd_gate_exec(int argc, char **argv)
 	if (st.baseline.n == 0 || st.candidate.n == 0)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
+	if (st.correction != NULL &&
+	    gate_correction_parse(st.correction, &correction) != 0)
+		die(RB_EXIT_INPUT, "gate: --correction: expected none or holm, "
+		    "not '%s'", st.correction);
 	if (st.rules != NULL)
 		rules_path = xstrdup(st.rules);
 	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==
@@ -136,6 +148,8 @@ cmd_gate_exec(int argc, char **argv)
 		free(rules_path);
 		die(-rc, "%s", cause);
 	}
+	if (st.correction != NULL)
+		rules.correction = correction;
 	metrics_options_default(&mo);
 	mo.empty_tolerance = st.empty_tolerance;
 	compare_use_database(st.db);
@@ -200,7 +214,10 @@ const struct command_entry cmd_gate_entry = {
 	    "metric, phase, unit patterns, better = lower|higher, max_change = "
 	    "N or N%, require_significance, alpha, min_runs, mean = "
 	    "arithmetic|harmonic) to the baseline and "
-	    "candidate runs.  Candidate runs made in regionbench vm guests "
+	    "candidate runs.  A [gate] section's correction = holm (or "
+	    "--correction holm) judges the p-values of all the checks that "
+	    "need significance together, so that the chance of any false "
+	    "alarm stays within alpha.  Candidate runs made in regionbench vm guests "
 	    "also get the check guest-kernel, which fails when their kernel "
 	    "reported a bug (an oops, a WARNING) in any of them.  "
 	    "Exit 0 when every rule holds, 1 when one fails, "

@@ -110,6 +110,13 @@ ok $? "markdown marks the failure"
 grep -q '<failure type="regression" message="FAIL: spread_index.twmean' \
     "$WORK/fail.xml"
 ok $? "JUnit failure with the numbers"
+# docs/ci.md's figure: Holm's correction over the three checks turns the
+# spread's p of 0.003126 (and empty regions', the same) into 0.009377.
+rb gate --baseline "$WORK/patched" --candidate "$WORK/vanilla" \
+    --rules "$RULES" --correction holm
+expect_rc 1 "gate --correction holm: the worse spread index still fails"
+expect_out '^FAIL: spread_index.twmean .*, p=0.003126 \(Holm-adjusted over 3 tests: 0.009377, alpha 0.05\): worse than allowed and significant$' \
+    "with p 0.003126 adjusted to 0.009377 (docs/ci.md)"
 rb gate --baseline "$WORK/vanilla" --candidate "$WORK/slow" --rules "$RULES"
 expect_rc 1 "gate: a 10% throughput drop fails"
 expect_out '^FAIL: workload.pagetest.throughput' "on the throughput rule"

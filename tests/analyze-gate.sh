@@ -169,6 +169,40 @@ expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\
 expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
 expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
 
+# Holm's correction judges the three checks' p-values together: the
+# spread's p (0.0031) times 3 is still below 0.05.
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --correction holm --format json
+expect_rc 1 "gate --correction holm: a spreading candidate still fails"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["metric"]: x for x in d["checks"]}
+s = c["spread_index.twmean"]
+adj = sorted(x["p_value"] for x in d["checks"])
+sys.exit(0 if d["holm_adjusted"] == 3 and s["verdict"] == "failed" and
+         abs(s["p_adjusted"] - 3 * adj[0]) < 1e-9 * adj[0] * 3 and
+         all(x["p_adjusted"] >= x["p_value"] for x in d["checks"]) and
+         "Holm-adjusted over 3 tests" in s["message"] else 1)' "$WORK/out"
+ok $? "JSON: each check has its Holm-adjusted p, the smallest times 3"
+{ printf '[gate]\ncorrection = holm\n'; cat "$RULES"; } >"$WORK/holm.ini"
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" \
+    --rules "$WORK/holm.ini"
+expect_rc 1 "gate: [gate] correction = holm in the rules"
+expect_out '^gate: FAILED .*; p-values Holm-adjusted over 3 tests\)$' \
+    "the summary line says the p-values were adjusted"
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" \
+    --rules "$WORK/holm.ini" --correction none
+! grep -q Holm "$WORK/out"
+ok $? "gate --correction none overrides the rules' [gate] section"
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --correction bonferroni --junit "$WORK/bad-correction.xml"
+expect_rc 2 "gate --correction bonferroni is bad input"
+expect_err "correction: expected none or holm, not 'bonferroni'" \
+    "naming what is expected"
+[ ! -e "$WORK/bad-correction.xml" ]
+ok $? "and writes no report"
+
 # --format json: every check with its verdict, reason and figures.
 rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
     --format json

@@ -442,6 +442,82 @@ test_data_quality(void)
 	free(cause);
 }
 
+/*
+ * [gate] correction = holm: the three checks that need significance are
+ * one family (the table's p-values times 3, 2 and 1 in ascending order),
+ * the one that does not is left out.  The drain rate's p of 0.00023 fails
+ * alpha 0.0003 alone but not Holm-adjusted (0.00046); the spread's
+ * 3.1e-6 fails either way.
+ */
+static void
+test_holm(void)
+{
+	static const char text[] =
+	    "[gate]\ncorrection = holm\n"
+	    "[spread]\nmetric = spread_index.twmean\nbetter = lower\n"
+	    "max_change = 5%\nrequire_significance = yes\nalpha = 0.01\n"
+	    "[used]\nmetric = used_pages.max\nbetter = lower\n"
+	    "max_change = 5%\nrequire_significance = yes\n"
+	    "[drain]\nmetric = workload.rate\nbetter = lower\n"
+	    "max_change = 10%\nrequire_significance = yes\n"
+	    "alpha = 0.0003\n"
+	    "[used-absolute]\nmetric = used_pages.max\nbetter = lower\n"
+	    "max_change = 50\n";
+	struct compare_set *set = verdict_set(4);
+	struct gate_counts counts;
+	struct gate_rules rules;
+	struct gate_result *r;
+	char *cause = NULL, *out;
+	int n, failed;
+
+	if (!tap_ok(gate_rules_load(rules_file(text), &rules, &cause) == 0,
+	    "holm: rules load (%s)", cause ? cause : "ok"))
+		return;
+	tap_ok(rules.correction == GATE_CORRECTION_HOLM && rules.n == 4,
+	    "holm: [gate] is a setting, not a rule");
+	failed = gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	gate_count(r, n, &counts);
+	tap_eq_u64(counts.adjusted, 3, "holm: three checks adjusted together");
+	tap_near(r[0].p_adjusted, 3 * 3.0904261100621347e-06, 1e-12,
+	    "holm: the smallest p times 3");
+	tap_near(r[2].p_adjusted, 2 * 0.00022988958185019513, 1e-10,
+	    "holm: the next times 2");
+	tap_near(r[1].p_adjusted, 0.329486987166182, 1e-9,
+	    "holm: the largest as it is");
+	tap_ok(r[0].family == 3 && isnan(r[3].p_adjusted) && r[3].family == 0,
+	    "holm: a rule without significance is not in the family");
+	check_result(&r[0], "spread", 1, "worse than allowed and significant");
+	check_result(&r[2], "drain", 0,
+	    "worse than allowed but not significant");
+	tap_ok(strstr(r[2].message, "p=0.0002299 (Holm-adjusted over 3 "
+	    "tests: 0.0004598, alpha 0.0003)") != NULL, "holm: the message gives "
+	    "both p-values (%s)", r[2].message);
+	check_result(&r[3], "used-absolute", 1, "worse than allowed");
+	tap_eq_u64(failed, 2, "holm: 2 failed");
+	out = report_text(gate_write_markdown, set, r, n);
+	tap_ok(out != NULL && strstr(out, "The p-values of the 3 checks that "
+	    "need significance are Holm-adjusted together.") != NULL &&
+	    strstr(out, "| 0.00023 (Holm 0.00046) |") != NULL,
+	    "holm: markdown says so and gives both p-values");
+	free(out);
+	gate_results_free(r, n);
+
+	rules.correction = GATE_CORRECTION_NONE;
+	failed = gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	check_result(&r[2], "drain", 1, "worse than allowed and significant");
+	tap_ok(isnan(r[2].p_adjusted) && strstr(r[2].message, "Holm") == NULL,
+	    "no correction: the drain rate fails alpha 0.0003 alone");
+	tap_eq_u64(failed, 3, "no correction: 3 failed");
+	gate_results_free(r, n);
+	gate_rules_free(&rules);
+	compare_free(set);
+
+	check_bad("[gate]\ncorrection = bonferroni\n", "rules.ini:2:",
+	    "correction: expected none or holm, not 'bonferroni'");
+	check_bad("[gate]\nalpha = 0.05\n", "rules.ini:2:",
+	    "unknown key 'alpha' in [gate]");
+}
+
 int
 main(void)
 {
@@ -458,6 +534,7 @@ main(void)
 	test_load();
 	test_errors();
 	test_verdicts();
+	test_holm();
 	test_one_run();
 	test_data_quality();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
