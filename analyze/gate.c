@@ -540,7 +540,8 @@ gate_pending(const struct gate_result *res)
 /*
  * Holm-adjust the p-values of every pending check whose rule needs
  * significance: the family is every test that could fail the gate, so
- * the chance that any of them fails by chance stays within alpha.
+ * that an unchanged kernel fails any of them with a probability of alpha
+ * at most.
  */
 static void
 gate_adjust(struct gate_result *res, int n)
@@ -919,9 +920,10 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	fprintf(f, "%s\n\n", note);
 	free(note);
 	if (c.adjusted > 0)
-		fprintf(f, "The p-values of the %d checks that need "
+		fprintf(f, "The p-values of the %d check%s that need%s "
 		    "significance are Holm-adjusted together.\n\n",
-		    c.adjusted);
+		    c.adjusted, c.adjusted == 1 ? "" : "s", c.adjusted == 1 ?
+		    "s" : "");
 	fprintf(f, "| Result | Rule | Phase | Metric | Baseline | Candidate "
 	    "| Change | Allowed | p |\n"
 	    "|---|---|---|---|---:|---:|---:|---:|---:|\n");
