@@ -31,8 +31,8 @@ static const uint32_t palette[] = {
 #define PALETTE_N ((int)(sizeof palette / sizeof palette[0]))
 
 /* A 0xRRGGBB value as a colour. */
-static struct chart_rgb
-rgb_of(uint32_t v)
+struct chart_rgb
+chart_rgb_of(uint32_t v)
 {
 	struct chart_rgb c = {
 		((v >> 16) & 0xff) / 255.0,
@@ -58,10 +58,10 @@ chart_viridis(double x)
 	pos = x * (VIRIDIS_N - 1);
 	i = (int)pos;
 	if (i >= VIRIDIS_N - 1)
-		return (rgb_of(viridis_stops[VIRIDIS_N - 1]));
+		return (chart_rgb_of(viridis_stops[VIRIDIS_N - 1]));
 	f = pos - i;
-	a = rgb_of(viridis_stops[i]);
-	b = rgb_of(viridis_stops[i + 1]);
+	a = chart_rgb_of(viridis_stops[i]);
+	b = chart_rgb_of(viridis_stops[i + 1]);
 	c.r = a.r + (b.r - a.r) * f;
 	c.g = a.g + (b.g - a.g) * f;
 	c.b = a.b + (b.b - a.b) * f;
@@ -84,7 +84,7 @@ chart_palette(int i)
 {
 	if (i < 0)
 		i = 0;
-	return (rgb_of(palette[i % PALETTE_N]));
+	return (chart_rgb_of(palette[i % PALETTE_N]));
 }
 
 /* Set the source colour. */
@@ -607,7 +607,7 @@ chart_colorbar(cairo_t *cr, double x, double y, double w, double h,
 
 	grad = cairo_pattern_create_linear(0, y + h, 0, y);
 	for (i = 0; i < VIRIDIS_N; i++) {
-		c = rgb_of(viridis_stops[i]);
+		c = chart_rgb_of(viridis_stops[i]);
 		cairo_pattern_add_color_stop_rgb(grad,
 		    (double)i / (VIRIDIS_N - 1), c.r, c.g, c.b);
 	}

@@ -51,6 +51,7 @@ struct chart_scale {
 #define CHART_RGB_UNINIT	0xc8a27au
 #define CHART_RGB_NO_DATA	0xbdbdbdu
 
+struct chart_rgb chart_rgb_of(uint32_t rgb);
 struct chart_rgb chart_viridis(double x);
 uint32_t chart_viridis_pixel(double x);
 struct chart_rgb chart_palette(int i);

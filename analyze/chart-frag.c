@@ -2,7 +2,9 @@
  * Fragmentation: per region, the free memory by buddy order (buddy.csv),
  * stacked, at the last sample of each phase.  Free memory in high orders
  * can be handed out as huge pages or emptied; a stack of low orders is
- * fragmented.
+ * fragmented.  A region without pages at that moment (a hole, memory not
+ * initialised yet) has no free memory either: it gets a mark, so that it
+ * is not read as a full region.
  */
 #include "config.h"
 
@@ -89,6 +91,27 @@ frag_size(const void *data, double *w, double *h)
 	    FRAG_PANEL_H, FRAG_GAP);
 }
 
+/*
+ * Mark the regions without pages at buddy sample s (marks begun on its
+ * panel), as the occupancy sample nearest it found them.
+ */
+static void
+frag_nopages(cairo_t *cr, const struct chart_run *run, int s,
+    struct chart_nopages *marks)
+{
+	const struct results *res = run->res;
+	int at, r;
+
+	at = metrics_point_nearest(&res->samples, res->buddy.phase[s],
+	    res->buddy.t[s]);
+	if (at < 0)
+		return;
+	for (r = 0; r < res->nregions; r++)
+		chart_nopages_slot(cr, marks, r - 0.38, r + 0.38,
+		    run->m->state[(size_t)at * res->nregions + r]);
+	chart_nopages_end(cr, marks);
+}
+
 /* The free memory of region r at buddy sample s, stacked by order. */
 static void
 frag_stack(cairo_t *cr, const struct results *res,
@@ -119,6 +142,8 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 	struct chart_axes a;
 	char **names, label[128];
 	double top, max, legend_h;
+	struct chart_nopages marks;
+	int hole = 0, uninit = 0;
 
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Fragmentation: free memory per region by "
@@ -141,6 +166,10 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 		chart_axis_y(cr, &a, scale, label, 1);
 		for (r = 0; r < res->nregions; r++)
 			frag_stack(cr, res, &a, idx[p], r, colours);
+		chart_nopages_begin(&marks, &a);
+		frag_nopages(cr, run, idx[p], &marks);
+		hole |= marks.hole;
+		uninit |= marks.uninit;
 		snprintf(label, sizeof label, "end of phase %s (t = %.1f s)",
 		    res->buddy.phase[idx[p]] >= 0 &&
 		    res->buddy.phase[idx[p]] < res->nphases ?
@@ -149,6 +178,8 @@ frag_draw(cairo_t *cr, double w, double h, const void *data)
 		chart_panel_title(cr, &a, label);
 		chart_region_panel_end(cr, res, &a);
 	}
+	if (np > 0)
+		chart_nopages_note(cr, &a, hole, uninit);
 	order_names_free(res, names);
 	free(colours);
 	free(idx);

@@ -127,18 +127,13 @@ ps_legend_items(const struct chart_run *run, const char **names,
     struct chart_rgb *colours)
 {
 	int seen[PS_NCELLS], i, n = 0;
-	uint32_t c;
 
 	ps_cells_seen(run, seen);
 	for (i = 0; i < PS_NLEGEND; i++) {
 		if (!seen[ps_legend[i].cell])
 			continue;
-		c = ps_legend[i].rgb;
 		names[n] = ps_legend[i].label;
-		colours[n].r = ((c >> 16) & 0xff) / 255.0;
-		colours[n].g = ((c >> 8) & 0xff) / 255.0;
-		colours[n].b = (c & 0xff) / 255.0;
-		n++;
+		colours[n++] = chart_rgb_of(ps_legend[i].rgb);
 	}
 	return (n);
 }

@@ -169,3 +169,89 @@ chart_region_panel_end(cairo_t *cr, const struct results *res,
 	chart_region_axis(cr, res, a, 1);
 	chart_frame(cr, a);
 }
+
+/* Height of a no-pages mark, in pixels. */
+#define NOPAGES_MARK_PX	8.0
+
+/* Start marking the regions without pages of one panel. */
+void
+chart_nopages_begin(struct chart_nopages *m, const struct chart_axes *a)
+{
+	memset(m, 0, sizeof *m);
+	m->a = a;
+	m->span = -1;
+}
+
+/*
+ * The word over the open span, when it fits: a word per mark would
+ * overlap its neighbours once the bars are narrower than the word, so a
+ * span of marks (say, every region beyond the memory initialised so far)
+ * gets one word, and a span too narrow for it none (the note names the
+ * colours).
+ */
+static void
+nopages_word(cairo_t *cr, struct chart_nopages *m)
+{
+	const char *word = m->span == REGION_HOLE ? "hole" : "uninit";
+	double px0 = chart_px(m->a, m->x0), px1 = chart_px(m->a, m->x1);
+
+	m->span = -1;
+	chart_font(cr, CHART_FONT_SIZE - 2, 0);
+	if (chart_text_width(cr, word) > px1 - px0)
+		return;
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	chart_text(cr, (px0 + px1) / 2, m->a->y + m->a->h - NOPAGES_MARK_PX -
+	    3, 0.5, 1, word);
+}
+
+/*
+ * The next slot from the left, x0 to x1 in axis units, of a region in
+ * this state: a short bar in the state's colour when the region had no
+ * pages, nothing otherwise.
+ */
+void
+chart_nopages_slot(cairo_t *cr, struct chart_nopages *m, double x0,
+    double x1, int state)
+{
+	const struct chart_axes *a = m->a;
+
+	if (m->span != -1 && state != m->span)
+		nopages_word(cr, m);
+	if (state != REGION_HOLE && state != REGION_UNINIT)
+		return;
+	chart_bar(cr, a, x0, x1, a->y0, a->y0 + NOPAGES_MARK_PX / a->h *
+	    (a->y1 - a->y0), chart_rgb_of(state == REGION_HOLE ?
+	    CHART_RGB_NO_DATA : CHART_RGB_UNINIT));
+	if (m->span == -1) {
+		m->span = state;
+		m->x0 = x0;
+	}
+	m->x1 = x1;
+	m->hole |= state == REGION_HOLE;
+	m->uninit |= state == REGION_UNINIT;
+}
+
+/* The word over the last span. */
+void
+chart_nopages_end(cairo_t *cr, struct chart_nopages *m)
+{
+	if (m->span != -1)
+		nopages_word(cr, m);
+}
+
+/* Under a panel's region names: what the marks' colours mean, if any. */
+void
+chart_nopages_note(cairo_t *cr, const struct chart_axes *a, int hole,
+    int uninit)
+{
+	char note[128];
+
+	if (!hole && !uninit)
+		return;
+	snprintf(note, sizeof note, "no free figure: %s%s%s",
+	    hole ? "grey = no pages (hole)" : "", hole && uninit ? ", " : "",
+	    uninit ? "tan = memory not initialised yet" : "");
+	chart_font(cr, CHART_FONT_SIZE - 1, 0);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	chart_text(cr, a->x + a->w, a->y + a->h + 46, 1, 0, note);
+}

@@ -48,6 +48,21 @@ struct chart_moment {
 	char		*label;
 };
 
+/*
+ * Marks along the axis of a bar chart where a region had no pages (a hole,
+ * or memory not initialised yet), so that no bar of 0 free pages is read
+ * as a full region.  Slots are given left to right; adjacent marks of one
+ * state share one word.
+ */
+struct chart_nopages {
+	const struct chart_axes	*a;
+	int			 span;	/* state of the open span; -1: none */
+	double			 x0;	/* the open span, in axis units */
+	double			 x1;
+	int			 hole;	/* kinds marked so far */
+	int			 uninit;
+};
+
 /* What a chart is drawn from. */
 enum chart_input {
 	CHART_RUN,	/* one run: data is a struct chart_run */
@@ -128,6 +143,13 @@ void	 chart_panel_title(cairo_t *cr, const struct chart_axes *a,
 	     const char *text);
 void	 chart_region_panel_end(cairo_t *cr, const struct results *res,
 	     const struct chart_axes *a);
+void	 chart_nopages_begin(struct chart_nopages *m,
+	     const struct chart_axes *a);
+void	 chart_nopages_slot(cairo_t *cr, struct chart_nopages *m, double x0,
+	     double x1, int state);
+void	 chart_nopages_end(cairo_t *cr, struct chart_nopages *m);
+void	 chart_nopages_note(cairo_t *cr, const struct chart_axes *a,
+	     int hole, int uninit);
 
 /* Region rows over time, shared by the heatmap and the power states. */
 double	 chart_heat_row_height(const struct results *res);

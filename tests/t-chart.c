@@ -412,8 +412,8 @@ png_has_colour(const char *path, uint32_t rgb, int tol)
 
 /*
  * Regions without pages: n0r1 a hole, n0r2 memory not initialised yet.
- * Neither is drawn as a bar of 0 free pages in the seed chart, nor as an
- * occupancy in the heatmap; each has its own colour.
+ * Neither is drawn as a bar of 0 free pages in the seed and fragmentation
+ * charts, nor as an occupancy in the heatmap; each has its own colour.
  */
 static void
 test_no_pages(const char *tmp)
@@ -451,6 +451,14 @@ test_no_pages(const char *tmp)
 		    s);
 	fclose(f);
 	free(path);
+	path = xasprintf("%s/buddy.csv", dir);
+	f = fopen(path, "w");
+	fprintf(f, "t_s,phase,node,region,zone,order,free_blocks\n");
+	for (s = 0; s < 4; s++)
+		fprintf(f, "%d.000,sample,0,0,Normal,0,400\n%d.000,sample,0,1,"
+		    "Normal,0,0\n%d.000,sample,0,2,Normal,0,0\n", s, s, s);
+	fclose(f);
+	free(path);
 	path = xasprintf("%s/out", tmp);
 	rc = chart_all(dir, path, CHART_PNG, NULL, &cause);
 	tap_ok(rc == 0, "no pages: charts draw (%s)", cause ? cause : "ok");
@@ -460,6 +468,11 @@ test_no_pages(const char *tmp)
 	    png_has_colour(path, CHART_RGB_UNINIT, 2), "no pages: the seed "
 	    "chart marks the hole and the uninitialised region in their "
 	    "colours");
+	free(path);
+	path = xasprintf("%s/out/fragmentation.png", tmp);
+	tap_ok(png_has_colour(path, CHART_RGB_NO_DATA, 2) &&
+	    png_has_colour(path, CHART_RGB_UNINIT, 2), "no pages: the "
+	    "fragmentation chart marks them too, not as full regions");
 	free(path);
 	path = xasprintf("%s/out/heatmap.png", tmp);
 	tap_ok(png_has_colour(path, CHART_RGB_UNINIT, 2) &&
