@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "command.h"
+#include "gate.h"
 #include "log.h"
 #include "vm.h"
 
@@ -42,6 +43,9 @@ static const struct opt_def ab_options[] = {
 	{ .name = "rules", .type = OPT_STRING, .offset = AB(rules),
 	  .arg = "FILE", .help = "gate rules (default: gate-rules-vm.ini, "
 	  "region metrics only)" },
+	{ .name = "correction", .type = OPT_STRING, .offset = AB(correction),
+	  .arg = "none|holm", .help = "the gate's correction of its p-values "
+	  "(see gate --help; default: the rules')" },
 	{ .name = "junit", .type = OPT_STRING, .offset = AB(junit),
 	  .arg = "FILE", .help = "write the gate's JUnit XML (see gate "
 	  "--help)" },
@@ -78,11 +82,17 @@ cmd_ab_exec(int argc, char **argv)
 	extern const struct command_entry cmd_ab_entry;
 	struct vm_ab_settings set = { 0 };
 	char *quick[] = { "quick" }, *cause = NULL;
+	enum gate_correction correction;
 	int first_arg, rc;
 
 	command_parse(&cmd_ab_entry, &set, argc, argv, &first_arg);
 	if (set.vm.kernel == NULL)
 		die(RB_EXIT_INPUT, "ab: --kernel IMAGE is required");
+	/* Checked before the first boot, not after the last. */
+	if (set.correction != NULL &&
+	    gate_correction_parse(set.correction, &correction) != 0)
+		die(RB_EXIT_INPUT, "ab: --correction: expected none or holm, "
+		    "not '%s'", set.correction);
 	if (first_arg < argc)
 		rc = vm_ab(&set, argv + first_arg, argc - first_arg, &cause);
 	else

@@ -248,6 +248,10 @@ vm_ab_gate(struct vm_ab_state *st, char **cause)
 	argv[n++] = "gate";
 	argv[n++] = "--rules";
 	argv[n++] = st->rules;
+	if (st->set->correction != NULL) {
+		argv[n++] = "--correction";
+		argv[n++] = st->set->correction;
+	}
 	if (st->set->junit != NULL) {
 		argv[n++] = "--junit";
 		argv[n++] = st->set->junit;

@@ -63,6 +63,7 @@ struct vm_ab_settings {
 	char		*label_b;
 	long		 boots;		/* per side */
 	char		*rules;		/* NULL: gate-rules-vm.ini */
+	char		*correction;	/* gate --correction; NULL: rules' */
 	char		*junit;		/* the gate's reports, NULL: none */
 	char		*markdown;
 };

@@ -50,9 +50,12 @@ grep -q '"label": "shuffle"' "$WORK/shuffle/shuffle-2/run/meta.json" &&
     grep -q '"append": "page_alloc.shuffle=1"' "$WORK/shuffle/shuffle-2/run/meta.json"
 ok $? "A/B: each run is labelled and records its boot arguments"
 
-# The A/A is judged at alpha 0.01 (tests/data/vm/aa-rules.ini says why).
+# The A/A is judged at alpha 0.01 (tests/data/vm/aa-rules.ini says why),
+# its two checks' p-values Holm-adjusted together.
 ab same --append page_alloc.shuffle=0 --label-a first --label-b second \
-    --rules "$TESTDATA/vm/aa-rules.ini"
+    --rules "$TESTDATA/vm/aa-rules.ini" --correction holm
 expect_rc 0 "A/A: the same kernel and arguments on both sides pass"
+expect_out '^gate: passed .*; p-values Holm-adjusted over [0-9]* tests\)$' \
+    "A/A: ab hands --correction to the gate"
 
 done_testing

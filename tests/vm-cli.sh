@@ -117,6 +117,11 @@ grep -q 'boot 1/' "$WORK/err"
 [ $? -ne 0 ]
 ok $? "ab: no boot was started"
 
+rb ab --kernel "$fake" --correction bonferroni --out "$out"
+expect_rc 2 "ab: an unknown gate correction"
+expect_err "ab: --correction: expected none or holm, not 'bonferroni'" \
+    "ab: says what it expects, before any boot"
+
 rb ab --kernel "$fake" --label-a same --label-b same --out "$out"
 expect_rc 2 "ab: the same label on both sides"
 expect_err "must differ" "ab: says the labels must differ"
