@@ -2,13 +2,18 @@
  * Placement: for each workload, the share of its pages in each region
  * (placement.csv, through the placement.WORKLOAD.share.REGION series of
  * metrics.h) at each checkpoint, as grouped bars, one panel per workload.
- * A well-consolidated workload has tall bars in few regions.
+ * A well-consolidated workload has tall bars in few regions.  Every panel
+ * shares one scale, from 0 to the largest share rounded up to a tenth, so
+ * that panels compare and a workload spread thin still shows its bars.
+ * A panel has bars only for the moments its workload had pages at (a
+ * workload of one phase has one), each in its colour of the legend.
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "chart-run.h"
 #include "log.h"
@@ -58,6 +63,46 @@ placement_shares(const struct chart_run *run, int wl,
 	}
 }
 
+/* The top of the share axis: the largest share of any panel, see above. */
+static double
+placement_top(const struct chart_run *run, const struct chart_moment *mo,
+    int n, double *v)
+{
+	int wl, i, nv = n * run->res->nregions;
+	double max = 0;
+
+	for (wl = 0; wl < run->res->nworkloads; wl++) {
+		placement_shares(run, wl, mo, n, v);
+		for (i = 0; i < nv; i++)
+			if (isfinite(v[i]) && v[i] > max)
+				max = v[i];
+	}
+	return (chart_share_top(max));
+}
+
+/*
+ * Keep in v only the moments (rows of nr values) at which the workload
+ * had pages, and their legend colours in colour; returns how many.
+ */
+static int
+placement_present(double *v, int n, int nr, int *colour)
+{
+	int i, r, kept = 0, any;
+
+	for (i = 0; i < n; i++) {
+		for (any = 0, r = 0; r < nr && !any; r++)
+			any = isfinite(v[(size_t)i * nr + r]) &&
+			    v[(size_t)i * nr + r] > 0;
+		if (!any)
+			continue;
+		if (kept != i)
+			memmove(&v[(size_t)kept * nr], &v[(size_t)i * nr],
+			    nr * sizeof *v);
+		colour[kept++] = i;
+	}
+	return (kept);
+}
+
 static void
 placement_draw(cairo_t *cr, double w, double h, const void *data)
 {
@@ -66,27 +111,32 @@ placement_draw(cairo_t *cr, double w, double h, const void *data)
 	struct chart_scale pct = { 0.01, "%", 0 };
 	struct chart_moment *mo;
 	struct chart_axes a;
-	double *v, top, legend_h;
+	double *v, top, legend_h, share_top;
 	char name[256];
-	int n, wl, nr = res->nregions;
+	int n, wl, nr = res->nregions, kept, *colour;
 
 	chart_background(cr, w, h);
 	top = chart_title(cr, w, "Placement: share of each workload's pages "
 	    "per region", run->where);
 	legend_h = chart_moments_legend(cr, res, &res->placement, top, w, &mo,
 	    &n) + 10;
-	v = xcalloc((size_t)n * nr, sizeof *v);
+	v = xcalloc((size_t)n * nr + 1, sizeof *v);
+	colour = xcalloc(n + 1, sizeof *colour);
+	share_top = placement_top(run, mo, n, v);
 	for (wl = 0; wl < res->nworkloads; wl++) {
 		chart_region_panel(res, w, top + legend_h + 18 +
-		    wl * (PLACE_PANEL_H + PLACE_GAP), PLACE_PANEL_H, 1, &a);
+		    wl * (PLACE_PANEL_H + PLACE_GAP), PLACE_PANEL_H, share_top,
+		    &a);
 		placement_shares(run, wl, mo, n, v);
 		snprintf(name, sizeof name, "workload %s", res->workloads[wl]);
 		chart_panel_title(cr, &a, name);
 		chart_axis_y(cr, &a, pct, "share (%)", 1);
-		chart_bars_grouped(cr, &a, v, n, nr);
+		kept = placement_present(v, n, nr, colour);
+		chart_bars_grouped(cr, &a, v, kept, nr, colour);
 		chart_region_panel_end(cr, res, &a);
 	}
 	chart_moments_free(mo, n);
+	free(colour);
 	free(v);
 }
 

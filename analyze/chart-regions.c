@@ -59,11 +59,13 @@ chart_region_axis(cairo_t *cr, const struct results *res,
 
 /*
  * Bars of nsets series side by side in each of ncats categories at x = 0,
- * 1, ...: v[set * ncats + cat], coloured by set; NAN draws nothing.
+ * 1, ...: v[set * ncats + cat], coloured by set (palette colour colour[set]
+ * when colour is not NULL, for a chart showing some of its legend's
+ * series); NAN draws nothing.
  */
 void
 chart_bars_grouped(cairo_t *cr, const struct chart_axes *a, const double *v,
-    int nsets, int ncats)
+    int nsets, int ncats, const int *colour)
 {
 	double bw = 0.8 / (nsets > 0 ? nsets : 1), x;
 	int s, c;
@@ -74,7 +76,8 @@ chart_bars_grouped(cairo_t *cr, const struct chart_axes *a, const double *v,
 				continue;
 			x = c - 0.4 + s * bw;
 			chart_bar(cr, a, x, x + bw * 0.92, 0,
-			    v[(size_t)s * ncats + c], chart_palette(s));
+			    v[(size_t)s * ncats + c], chart_palette(colour !=
+			    NULL ? colour[s] : s));
 		}
 	}
 }
@@ -168,6 +171,21 @@ chart_region_panel_end(cairo_t *cr, const struct results *res,
 {
 	chart_region_axis(cr, res, a, 1);
 	chart_frame(cr, a);
+}
+
+/*
+ * The top of an axis of shares (0 to 1) whose largest value is max: max
+ * rounded up to a tenth, so that the tallest bar fills most of its panel
+ * and the ticks stay round; a tenth at the least, 1 at the most.
+ */
+double
+chart_share_top(double max)
+{
+	double top = ceil(max * 10 - 1e-9) / 10;
+
+	if (!(top >= 0.1))
+		return (0.1);
+	return (top < 1 ? top : 1);
 }
 
 /* Height of a no-pages mark, in pixels. */

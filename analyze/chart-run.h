@@ -131,10 +131,11 @@ void	 chart_moments_free(struct chart_moment *moments, int n);
 void	 chart_region_axis(cairo_t *cr, const struct results *res,
 	     const struct chart_axes *a, int labels);
 void	 chart_bars_grouped(cairo_t *cr, const struct chart_axes *a,
-	     const double *v, int nsets, int ncats);
+	     const double *v, int nsets, int ncats, const int *colour);
 void	 chart_region_label(const struct results *res, int r, char *buf,
 	     size_t len);
 double	 chart_region_max_bytes(const struct results *res);
+double	 chart_share_top(double max);
 double	 chart_bars_height(double legend_h, int npanels, double panel_h,
 	     double gap);
 void	 chart_region_panel(const struct results *res, double w, double y,

@@ -102,7 +102,7 @@ seed_draw(cairo_t *cr, double w, double h, const void *data)
 	    fmax(max * 1.05, 1), &a);
 	snprintf(label, sizeof label, "free (%s)", scale.unit);
 	chart_axis_y(cr, &a, scale, label, 1);
-	chart_bars_grouped(cr, &a, v, n, nr);
+	chart_bars_grouped(cr, &a, v, n, nr, NULL);
 	seed_marks(cr, run, &a, mo, n);
 	chart_region_panel_end(cr, res, &a);
 	chart_moments_free(mo, n);

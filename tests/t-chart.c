@@ -333,6 +333,29 @@ test_many(const char *tmp)
 }
 
 /*
+ * A copy of the basic run in tmp/name with one file replaced by text;
+ * returns the copy's directory (to free).
+ */
+static char *
+basic_variant(const char *data, const char *tmp, const char *name,
+    const char *file, const char *text)
+{
+	char *cmd, *path;
+	FILE *f;
+
+	cmd = xasprintf("cp -r '%s/charts/basic' '%s/%s'", data, tmp, name);
+	tap_ok(system(cmd) == 0, "%s: copy the basic run", name);
+	free(cmd);
+	path = xasprintf("%s/%s/%s", tmp, name, file);
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(path);
+	return (xasprintf("%s/%s", tmp, name));
+}
+
+/*
  * The moments of the bar charts on a copy of the basic run whose only
  * checkpoint is at 6 s in fill: placement takes the scan closest to it (5
  * s, not 9.5 s, the first after it) and says so in the label, and
@@ -348,20 +371,10 @@ test_moments(const char *data, const char *tmp)
 	    "19.800,stop,,\n";
 	struct chart_moment *mo;
 	struct chart_run run;
-	char *cmd, *path, *cause = NULL;
-	FILE *f;
+	char *path, *cause = NULL;
 	int n, rc;
 
-	cmd = xasprintf("cp -r '%s/charts/basic' '%s/moments'", data, tmp);
-	tap_ok(system(cmd) == 0, "moments: copy the basic run");
-	free(cmd);
-	path = xasprintf("%s/moments/events.csv", tmp);
-	if ((f = fopen(path, "w")) != NULL) {
-		fputs(events, f);
-		fclose(f);
-	}
-	free(path);
-	path = xasprintf("%s/moments", tmp);
+	path = basic_variant(data, tmp, "moments", "events.csv", events);
 	rc = chart_run_load(path, &run, &cause);
 	if (!tap_ok(rc == 0, "moments: the run loads (%s)",
 	    cause ? cause : "ok")) {
@@ -552,6 +565,79 @@ test_power_states(const char *data, const char *tmp)
 	free(dir);
 }
 
+/*
+ * The longest run of pixels of one colour (give or take tol) in a PNG,
+ * along rows (across 0) or columns (across 1); -1 when it cannot be read.
+ */
+static int
+png_longest_run(const char *path, uint32_t rgb, int tol, int across)
+{
+	cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+	int x, y, w, h, run, best = 0, outer, inner, no, ni;
+
+	if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(img);
+		return (-1);
+	}
+	w = cairo_image_surface_get_width(img);
+	h = cairo_image_surface_get_height(img);
+	no = across ? w : h;
+	ni = across ? h : w;
+	for (outer = 0; outer < no; outer++) {
+		for (run = 0, inner = 0; inner < ni; inner++) {
+			x = across ? outer : inner;
+			y = across ? inner : outer;
+			run = rgb_near(pixel(img, x, y), rgb, tol) ? run + 1 : 0;
+			if (run > best)
+				best = run;
+		}
+	}
+	cairo_surface_destroy(img);
+	return (best);
+}
+
+/*
+ * The placement chart of a copy of the basic run in which pagetest has
+ * pages only at the checkpoint in fill (half in n0r1, half in n0r2) and
+ * "memcache, big" only at the one in release (two thirds in n0r1):
+ * memcache's panel has one bar per region, the whole width of the two
+ * moments' pair (0.8 x 0.92 of a region's 145.7 px, not half of it), in
+ * the legend's second colour; and the share axis ends at the largest
+ * share rounded up to a tenth (0.7), so its tallest bar fills 0.667 / 0.7
+ * of the 150 px panel, not 0.667 of it.
+ */
+static void
+test_placement(const char *data, const char *tmp)
+{
+	static const char csv[] = "t_s,phase,workload,pid,node,region,pages\n"
+	    "5.000,fill,pagetest,4242,0,1,8192\n"
+	    "5.000,fill,pagetest,4242,0,2,8192\n"
+	    "15.000,release,\"memcache, big\",4343,0,1,16384\n"
+	    "15.000,release,\"memcache, big\",4343,0,2,8192\n";
+	char *path, *cause = NULL;
+	int wide, tall;
+
+	path = basic_variant(data, tmp, "placed", "placement.csv", csv);
+	tap_ok(chart_all(path, path, CHART_PNG, NULL, &cause) == 0,
+	    "placement: the charts draw (%s)", cause ? cause : "ok");
+	free(path);
+	path = xasprintf("%s/placed/placement.png", tmp);
+	wide = png_longest_run(path, 0xd55e00, 2, 0);
+	tall = png_longest_run(path, 0xd55e00, 2, 1);
+	tap_ok(wide >= 100 && wide <= 110, "placement: a workload of one "
+	    "moment gets bars the whole pair wide (%d px, 107 expected)",
+	    wide);
+	tap_ok(tall >= 140 && tall <= 146, "placement: the share axis ends at "
+	    "0.7, so a share of 2/3 is %d px tall of 150 (143 expected)",
+	    tall);
+	tap_ok(chart_share_top(0) == 0.1 && chart_share_top(0.2) == 0.2 &&
+	    fabs(chart_share_top(0.21) - 0.3) < 1e-12 &&
+	    chart_share_top(1) == 1 && chart_share_top(NAN) == 0.1,
+	    "placement: the share axis ends at a tenth, from 0.1 to 1");
+	free(path);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -566,6 +652,7 @@ main(void)
 	test_basic(data, tmp);
 	test_power_states(data, tmp);
 	test_moments(data, tmp);
+	test_placement(data, tmp);
 	test_no_pages(tmp);
 	test_long(tmp);
 	test_many(tmp);
