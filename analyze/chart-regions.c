@@ -1,7 +1,8 @@
 /*
  * Regions on the charts: regions as categories along x with their names
- * and node boundaries, grouped bars, and the panel layout the bar charts
- * (placement, seed, fragmentation) share.
+ * and node boundaries, grouped bars, the panel layout the bar charts
+ * (placement, seed, fragmentation) share, and the marks of regions without
+ * pages that the seed and fragmentation charts draw.
  */
 #include "config.h"
 
