@@ -36,8 +36,8 @@ static const char *const cmd_placement_formats[] = { "table", "csv", NULL };
 static const struct opt_def cmd_placement_options[] = {
 	{ .name = "pid", .type = OPT_LIST,
 	  .offset = offsetof(struct cmd_placement_settings, pid), .arg = "PID",
-	  .required = 1,
-	  .help = "process to look at (repeatable)" },
+	  .help = "process to look at (repeatable; PIDs may also be given "
+	  "as operands)" },
 	{ .name = "out", .type = OPT_STRING,
 	  .offset = offsetof(struct cmd_placement_settings, out), .arg = "DIR",
 	  .help = "write DIR/placement.csv" },
@@ -61,10 +61,10 @@ cmd_placement_pids(const struct cmd_placement_settings *s)
 	for (i = 0; i < s->pid.n; i++) {
 		if (units_parse_long(s->pid.v[i], 1, INT32_MAX, &pid,
 		    &cause) != 0)
-			die(RB_EXIT_INPUT, "placement: --pid: %s", cause);
+			die(RB_EXIT_INPUT, "placement: PID: %s", cause);
 		snprintf(name, sizeof name, "%ld", pid);
 		if (!procfile_exists(s->map.proc, name))
-			die(RB_EXIT_INPUT, "placement: --pid %ld: no such "
+			die(RB_EXIT_INPUT, "placement: PID %ld: no such "
 			    "process in %s", pid, s->map.proc);
 		res[i].pid = (pid_t)pid;
 	}
@@ -109,7 +109,7 @@ cmd_placement_output(const struct cmd_placement_settings *s,
 	free(text);
 }
 
-/* "regionbench placement --pid PID ...". */
+/* "regionbench placement [--pid] PID ...". */
 static int
 cmd_placement_exec(int argc, char **argv)
 {
@@ -123,11 +123,12 @@ cmd_placement_exec(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_placement_entry, &s, argc, argv, &first);
-	if (first < argc)
-		die(RB_EXIT_INPUT, "placement: unexpected argument '%s'",
-		    argv[first]);
+	/* "placement 1234" as pmap takes it: operands are PIDs too. */
+	for (; first < argc; first++)
+		opt_set_value(opt_find(cmd_placement_options, "pid"), &s,
+		    argv[first], NULL);
 	if (s.pid.n == 0)
-		die(RB_EXIT_INPUT, "placement: give at least one --pid PID");
+		die(RB_EXIT_INPUT, "placement: give at least one PID");
 	/* The map first: a bad one dies before the results exist. */
 	region_map_cli_build(&s.map, &map, "placement");
 	res = cmd_placement_pids(&s);
@@ -156,7 +157,7 @@ cmd_placement_exec(int argc, char **argv)
 
 const struct command_entry cmd_placement_entry = {
 	.name = "placement",
-	.usage = "",
+	.usage = "PID...",
 	.summary = "show where the resident pages of processes are, per "
 	    "region",
 	.description = "Reads /proc/PID/maps and /proc/PID/pagemap of each "

@@ -32,6 +32,21 @@ EOF
 cmp -s "$WORK/out" "$WORK/want.csv"
 ok $? "placement csv: exact rows"
 
+# PIDs as operands, as pmap takes them: the same rows as --pid.
+rb placement $P 4242 --region-size 256M --format csv
+expect_rc 0 "placement PID: the pid as an operand"
+cmp -s "$WORK/out" "$WORK/want.csv"
+ok $? "placement PID: the same rows as --pid"
+rb placement $P --region-size 256M
+expect_rc 2 "placement without a PID"
+expect_err "placement: give at least one PID" "says a PID is needed"
+rb placement $P 4242x
+expect_rc 2 "placement of a PID that is no number"
+expect_err "placement: PID: .*4242x" "names it"
+rb placement $P --pid 4242 99999
+expect_rc 2 "placement of a PID without a process"
+expect_err "placement: PID 99999: no such process" "names the PID"
+
 rb placement $P --pid 4242 --region-size 256M --out "$WORK/res"
 expect_rc 0 "placement --out"
 cmp -s "$WORK/res/placement.csv" "$WORK/want.csv"
