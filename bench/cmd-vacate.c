@@ -39,8 +39,9 @@ static const char *const cmd_vacate_formats[] = {
 static const struct opt_def cmd_vacate_options[] = {
 	{ .name = "region", .type = OPT_LIST,
 	  .offset = offsetof(struct cmd_vacate_settings, region),
-	  .arg = "N/R", .required = 1,
-	  .help = "node N, region R of the region map (repeatable)" },
+	  .arg = "N/R",
+	  .help = "node N, region R of the region map (repeatable; regions "
+	  "may also be given as operands)" },
 	{ .name = "dry-run", .type = OPT_FLAG,
 	  .offset = offsetof(struct cmd_vacate_settings, dry_run),
 	  .help = "only report the blocks' states and valid zones" },
@@ -152,7 +153,7 @@ cmd_vacate_print(const struct cmd_vacate_settings *s, const struct vacate *v)
 	fflush(stdout);
 }
 
-/* "regionbench vacate --region N/R ...". */
+/* "regionbench vacate [--region] N/R ...". */
 static int
 cmd_vacate_exec(int argc, char **argv)
 {
@@ -166,17 +167,18 @@ cmd_vacate_exec(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_vacate_entry, &s, argc, argv, &first);
-	if (first < argc)
-		die(RB_EXIT_INPUT, "vacate: unexpected argument '%s'",
-		    argv[first]);
+	/* Operands are regions too: "vacate 0/3" as "vacate --region 0/3". */
+	for (; first < argc; first++)
+		opt_set_value(opt_find(cmd_vacate_options, "region"), &s,
+		    argv[first], NULL);
 	if (s.region.n == 0)
-		die(RB_EXIT_INPUT, "vacate: give at least one --region N/R");
+		die(RB_EXIT_INPUT, "vacate: give at least one region N/R");
 	nodes = xcalloc(s.region.n, sizeof *nodes);
 	regions = xcalloc(s.region.n, sizeof *regions);
 	for (i = 0; i < s.region.n; i++) {
 		if (vacate_parse_region(s.region.v[i], &nodes[i], &regions[i],
 		    &cause) != 0)
-			die(RB_EXIT_INPUT, "vacate: --region: %s", cause);
+			die(RB_EXIT_INPUT, "vacate: %s", cause);
 	}
 	region_map_cli_build(&s.map, &map, "vacate");
 	memset(&v, 0, sizeof v);
@@ -228,7 +230,7 @@ cmd_vacate_exec(int argc, char **argv)
 
 const struct command_entry cmd_vacate_entry = {
 	.name = "vacate",
-	.usage = "",
+	.usage = "N/R...",
 	.summary = "offline the memory blocks of a region to see if it can be "
 	    "emptied",
 	.description = "For each memory block of the emulated region N/R "

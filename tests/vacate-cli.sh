@@ -54,6 +54,13 @@ ok $? "--dry-run table: exact"
 cmp -s "$WORK/out" "$WORK/want.txt" || diag "$(diff "$WORK/want.txt" "$WORK/out")"
 [ ! -s "$WORK/err" ]
 ok $? "--dry-run says nothing on stderr"
+rb vacate $P --dry-run 0/0 1/0
+expect_rc 0 "regions as operands"
+cmp -s "$WORK/out" "$WORK/want.txt"
+ok $? "regions as operands: the same table as --region"
+rb vacate $P --dry-run 0/x
+expect_rc 2 "a bad region operand"
+expect_err "vacate: region '0/x': expected NODE/REGION" "names it"
 
 rb vacate $P --dry-run --region 0/1 --format csv
 expect_rc 0 "--dry-run --format csv"
