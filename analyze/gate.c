@@ -216,16 +216,21 @@ rules_quality_key(struct rules_ctx *ctx, const char *name, const char *value)
 	return (1);
 }
 
-/* Parse a correction's name (none, holm); -1 when it is neither. */
+/*
+ * Parse a correction's name (none, holm); -RB_EXIT_INPUT with what was
+ * expected when it is neither.
+ */
 int
-gate_correction_parse(const char *word, enum gate_correction *out)
+gate_correction_parse(const char *word, enum gate_correction *out,
+    char **cause)
 {
 	if (strcmp(word, "none") == 0)
 		*out = GATE_CORRECTION_NONE;
 	else if (strcmp(word, "holm") == 0)
 		*out = GATE_CORRECTION_HOLM;
 	else
-		return (-1);
+		return (fail_with(cause, RB_EXIT_INPUT, "correction: expected "
+		    "none or holm, not '%s'", word));
 	return (0);
 }
 
@@ -233,12 +238,17 @@ gate_correction_parse(const char *word, enum gate_correction *out)
 static int
 rules_gate_key(struct rules_ctx *ctx, const char *name, const char *value)
 {
+	char *cause = NULL;
+
 	if (strcmp(name, "correction") != 0)
 		return (rules_fail(ctx, "unknown key '%s' in [gate] (keys: "
 		    "correction)", name));
-	if (gate_correction_parse(value, &ctx->rules->correction) != 0)
-		return (rules_fail(ctx, "correction: expected none or holm, "
-		    "not '%s'", value));
+	if (gate_correction_parse(value, &ctx->rules->correction,
+	    &cause) != 0) {
+		rules_fail(ctx, "%s", cause);
+		free(cause);
+		return (0);
+	}
 	return (1);
 }
 

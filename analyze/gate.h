@@ -84,7 +84,7 @@ int	 gate_rules_load(const char *path, struct gate_rules *rules,
 	     char **cause);
 void	 gate_rules_free(struct gate_rules *rules);
 int	 gate_correction_parse(const char *word,
-	     enum gate_correction *out);
+	     enum gate_correction *out, char **cause);
 int	 gate_evaluate(const struct gate_rules *rules,
 	     const struct compare_set *set, enum compare_test test,
 	     struct gate_result **out, int *nout);

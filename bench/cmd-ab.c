@@ -90,9 +90,8 @@ cmd_ab_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "ab: --kernel IMAGE is required");
 	/* Checked before the first boot, not after the last. */
 	if (set.correction != NULL &&
-	    gate_correction_parse(set.correction, &correction) != 0)
-		die(RB_EXIT_INPUT, "ab: --correction: expected none or holm, "
-		    "not '%s'", set.correction);
+	    gate_correction_parse(set.correction, &correction, &cause) != 0)
+		die(RB_EXIT_INPUT, "ab: --%s", cause);
 	if (first_arg < argc)
 		rc = vm_ab(&set, argv + first_arg, argc - first_arg, &cause);
 	else

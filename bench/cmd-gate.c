@@ -136,9 +136,8 @@ cmd_gate_exec(int argc, char **argv)
 		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
 		    "DIR");
 	if (st.correction != NULL &&
-	    gate_correction_parse(st.correction, &correction) != 0)
-		die(RB_EXIT_INPUT, "gate: --correction: expected none or holm, "
-		    "not '%s'", st.correction);
+	    gate_correction_parse(st.correction, &correction, &cause) != 0)
+		die(RB_EXIT_INPUT, "gate: --%s", cause);
 	if (st.rules != NULL)
 		rules_path = xstrdup(st.rules);
 	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==

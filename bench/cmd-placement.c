@@ -123,10 +123,6 @@ cmd_placement_exec(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_placement_entry, &s, argc, argv, &first);
-	/* "placement 1234" as pmap takes it: operands are PIDs too. */
-	for (; first < argc; first++)
-		opt_set_value(opt_find(cmd_placement_options, "pid"), &s,
-		    argv[first], NULL);
 	if (s.pid.n == 0)
 		die(RB_EXIT_INPUT, "placement: give at least one PID");
 	/* The map first: a bad one dies before the results exist. */
@@ -158,6 +154,7 @@ cmd_placement_exec(int argc, char **argv)
 const struct command_entry cmd_placement_entry = {
 	.name = "placement",
 	.usage = "PID...",
+	.operand_option = "pid",	/* "placement 1234", as pmap is typed */
 	.summary = "show where the resident pages of processes are, per "
 	    "region",
 	.description = "Reads /proc/PID/maps and /proc/PID/pagemap of each "

@@ -167,10 +167,6 @@ cmd_vacate_exec(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_vacate_entry, &s, argc, argv, &first);
-	/* Operands are regions too: "vacate 0/3" as "vacate --region 0/3". */
-	for (; first < argc; first++)
-		opt_set_value(opt_find(cmd_vacate_options, "region"), &s,
-		    argv[first], NULL);
 	if (s.region.n == 0)
 		die(RB_EXIT_INPUT, "vacate: give at least one region N/R");
 	nodes = xcalloc(s.region.n, sizeof *nodes);
@@ -231,6 +227,7 @@ cmd_vacate_exec(int argc, char **argv)
 const struct command_entry cmd_vacate_entry = {
 	.name = "vacate",
 	.usage = "N/R...",
+	.operand_option = "region",	/* "vacate 0/3" is "--region 0/3" */
 	.summary = "offline the memory blocks of a region to see if it can be "
 	    "emptied",
 	.description = "For each memory block of the emulated region N/R "

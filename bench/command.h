@@ -17,6 +17,10 @@ struct command_entry {
 	 * options are added from the tables. */
 	const char		*usage;
 	int			 operands_last;	/* options before the operands */
+	/* The operands are values of this option of options (an
+	 * OPT_LIST), as "placement 1234" is "placement --pid 1234"; NULL:
+	 * the command takes them itself. */
+	const char		*operand_option;
 	const char		*summary;	/* one line for "help" */
 	const char		*description;	/* paragraph for --help */
 	const struct opt_def	*options;	/* NULL when it has none */

@@ -132,6 +132,13 @@ command_parse_source(const struct command_entry *entry, void *settings,
 		command_usage_line(stderr, entry, command_help_width(stderr));
 		exit(RB_EXIT_INPUT);
 	}
+	for (; entry->operand_option != NULL && *first_arg < argc;
+	    (*first_arg)++) {
+		if (opt_set_value(opt_find(entry->options,
+		    entry->operand_option), settings, argv[*first_arg],
+		    &cause) != 0)
+			die(RB_EXIT_INPUT, "%s: %s", entry->name, cause);
+	}
 	return (0);
 }
 
