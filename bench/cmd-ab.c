@@ -64,7 +64,7 @@ static const struct opt_def ab_options[] = {
 	  .help = "ext4 scratch disk on /var/tmp (0: none)" },
 	{ .name = "accel", .type = OPT_ENUM, .offset = AB_VM(accel),
 	  .arg = "ACCEL", .def = "auto", .choices = accel_choices,
-	  .help = "kvm when /dev/kvm is usable (auto), or tcg" },
+	  .help = "kvm where a probe guest runs under it (auto), or tcg" },
 	{ .name = "timeout", .type = OPT_DURATION, .offset = AB_VM(timeout),
 	  .arg = "D", .def = "30m", .min = 1000000000,
 	  .max = INT64_C(7) * 86400 * 1000000000,

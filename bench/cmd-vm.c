@@ -45,7 +45,7 @@ static const struct opt_def vm_options[] = {
 	{ .name = "accel", .type = OPT_ENUM,
 	  .offset = offsetof(struct vm_settings, accel), .arg = "ACCEL",
 	  .def = "auto", .choices = accel_choices,
-	  .help = "kvm when /dev/kvm is usable (auto), or tcg emulation" },
+	  .help = "kvm where a probe guest runs under it (auto), or tcg" },
 	{ .name = "timeout", .type = OPT_DURATION,
 	  .offset = offsetof(struct vm_settings, timeout), .arg = "D",
 	  .def = "30m", .min = 1000000000, .max = INT64_C(7) * 86400 *
@@ -91,16 +91,22 @@ const struct command_entry cmd_vm_entry = {
 	.operands_last = 1,
 	.summary = "boot a kernel in QEMU and run a command in it",
 	.description =
-	    "Boots IMAGE in QEMU (KVM when /dev/kvm is usable, TCG\n"
-	    "otherwise) with the host's root read-only over 9p under a tmpfs\n"
-	    "overlay, the results directory read-write at its host path, an\n"
-	    "ext4 scratch disk on /var/tmp and N NUMA nodes of equal size;\n"
-	    "runs COMMAND there (this regionbench first on PATH) and exits\n"
-	    "with its status.  The console goes to DIR/vm-console.log, the\n"
-	    "guest kernel's log to DIR/vm-dmesg.log, the boot's facts to\n"
-	    "DIR/vm.json and to the meta.json of every run inside.  A bug\n"
-	    "the guest kernel reports is named.  Exit 3: a missing piece, a\n"
-	    "guest that failed, panicked or hung.",
+	    "Boots IMAGE in QEMU with the host's root read-only over 9p\n"
+	    "under a tmpfs overlay, the results directory read-write at its\n"
+	    "host path, an ext4 scratch disk on /var/tmp and N NUMA nodes of\n"
+	    "equal size; runs COMMAND there (this regionbench first on PATH)\n"
+	    "and exits with its status.  COMMAND's stdout arrives on stdout,\n"
+	    "its stderr on stderr.  --accel auto uses KVM only when a probe\n"
+	    "guest runs under it (with -cpu host, else a named model; the\n"
+	    "answer is kept per boot of the host) and says why when it falls\n"
+	    "back to TCG.  The console goes to DIR/vm-console.log, QEMU's own\n"
+	    "messages to DIR/vm-qemu.log, the guest kernel's log to\n"
+	    "DIR/vm-dmesg.log, the boot's facts (accelerator and why\n"
+	    "included) to DIR/vm.json and to the meta.json of every run\n"
+	    "inside.  A bug the guest kernel reports is named.  Exit 3: a\n"
+	    "missing piece, an accelerator that cannot run the guest, a guest\n"
+	    "that failed, panicked or hung, QEMU ending early (its words\n"
+	    "quoted).",
 	.options = vm_options,
 	.exec = cmd_vm_exec,
 };

@@ -9,7 +9,8 @@
  * command the host wrote into the share with the host's /bin/sh, chrooted
  * into that root, in that path, writes its exit status next to it and
  * powers off.  What it says goes to the console (ttyS0); the command's
- * output goes to ttyS1, which the host relays.  docs/vm.md describes the
+ * stdout goes to ttyS1 and its stderr to ttyS2, which the host relays to
+ * its own stdout and stderr.  docs/vm.md describes the
  * guest; docs/architecture.md where this sits.
  *
  * It is C, statically linked, rather than a shell script: under emulation
@@ -411,15 +412,15 @@ save_kernel_log(const char *dir)
 	free(text);
 }
 
-/* The command's output goes to ttyS1, raw: the host relays it as is. */
+/* The command's output goes to a serial port, raw: the host relays it as is. */
 static int
-open_output(void)
+open_output(const char *tty)
 {
 	struct termios t;
 	int fd;
 
-	if ((fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
-		fail("cannot open /dev/ttyS1: %s", strerror(errno));
+	if ((fd = open(tty, O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
+		fail("cannot open %s: %s", tty, strerror(errno));
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
 		tcsetattr(fd, TCSANOW, &t);
@@ -436,10 +437,11 @@ static int
 run_command(const char *out, const char *ctl, const char *path)
 {
 	char *env[6], *argv[7];
-	int output, devnull, status;
+	int output, errors, devnull, status;
 	pid_t pid, p;
 
-	output = open_output();
+	output = open_output("/dev/ttyS1");
+	errors = open_output("/dev/ttyS2");
 	if ((devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		fail("cannot open /dev/null: %s", strerror(errno));
 	env[0] = "HOME=/root";
@@ -460,13 +462,14 @@ run_command(const char *out, const char *ctl, const char *path)
 		fail("cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (dup2(devnull, 0) == -1 || dup2(output, 1) == -1 ||
-		    dup2(output, 2) == -1 || chroot(NEWROOT) != 0 ||
+		    dup2(errors, 2) == -1 || chroot(NEWROOT) != 0 ||
 		    chdir("/") != 0)
 			_exit(126);
 		execve("/bin/sh", argv, env);
 		_exit(127);
 	}
 	close(output);
+	close(errors);
 	close(devnull);
 	for (;;) {
 		p = wait(&status);

@@ -43,5 +43,6 @@ lib_librb_a_SOURCES = \
 	lib/sink-openmetrics.c lib/sink-openmetrics.h \
 	lib/http-metrics.c lib/http-metrics.h \
 	lib/vm.c lib/vm.h \
+	lib/vm-accel.c \
 	lib/vm-image.c \
 	lib/vm-ab.c

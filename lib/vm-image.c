@@ -613,7 +613,7 @@ vm_elf_static(const char *data, size_t len)
 }
 
 /* The cache directory, created; NULL with a cause. */
-static char *
+char *
 vm_cache_dir(char **cause)
 {
 	const char *base = getenv("XDG_CACHE_HOME");

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -156,9 +157,10 @@ struct vm_boot {
 	char		*out;		/* absolute results directory */
 	char		*ctl;		/* out/VM_CONTROL_DIR */
 	char		*scratch;	/* ctl/scratch.img or NULL */
-	const char	*accel;
+	struct vm_accel_choice accel;
 	json_t		*facts;
 	char		*console;
+	char		*qemu_log;	/* QEMU's own stdout and stderr */
 	char		*dmesg;		/* the guest kernel's log */
 	int		 keep_signatures; /* the kernel enforces them */
 };
@@ -169,7 +171,7 @@ vm_cleanup(struct vm_boot *b)
 {
 	static const char *const names[] = {
 		"env", "command", "started", "status", "status.tmp",
-		"scratch.img", "qemu.log", "mkfs.log", "bin/regionbench", NULL
+		"scratch.img", "mkfs.log", "bin/regionbench", NULL
 	};
 	char *p;
 	int i;
@@ -231,23 +233,33 @@ vm_check(struct vm_boot *b, char **cause)
 	return (0);
 }
 
-/* QEMU and the accelerator. */
+/*
+ * QEMU ($REGIONBENCH_QEMU, else qemu-system-x86_64 in $PATH) and the
+ * accelerator (lib/vm-accel.c).  A /dev/kvm that cannot run a guest is
+ * said once per process: `ab` boots many times.
+ */
 static int
 vm_check_tools(struct vm_boot *b, char **cause)
 {
-	const struct vm_settings *set = b->set;
-	int fd;
+	static int said_fallback;
+	const char *env = getenv("REGIONBENCH_QEMU");
+	int rc;
 
-	if ((b->qemu = vm_which(VM_QEMU)) == NULL)
+	if (env != NULL && *env != '\0') {
+		if (access(env, X_OK) == -1)
+			return (fail_with(cause, RB_EXIT_ENV, "REGIONBENCH_QEMU="
+			    "%s: %s", env, strerror(errno)));
+		b->qemu = xstrdup(env);
+	} else if ((b->qemu = vm_which(VM_QEMU)) == NULL)
 		return (fail_with(cause, RB_EXIT_ENV, "%s not found: "
 		    "apt-get install qemu-system-x86", VM_QEMU));
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd != -1)
-		close(fd);
-	if (set->accel == VM_ACCEL_KVM && fd == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "--accel kvm: /dev/kvm: "
-		    "%s (use --accel tcg or auto)", strerror(errno)));
-	b->accel = set->accel == VM_ACCEL_TCG || fd == -1 ? "tcg" : "kvm";
+	if ((rc = vm_accel_choose(b->qemu, b->set->accel, &b->accel,
+	    cause)) != 0)
+		return (rc);
+	if (b->accel.kvm_error != NULL && !said_fallback && !b->set->quiet) {
+		log_infox("vm: %s: using TCG", b->accel.reason);
+		said_fallback = 1;
+	}
 	return (0);
 }
 
@@ -370,6 +382,7 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 		    VM_CONTROL_DIR, strerror(e)));
 	}
 	b->console = xasprintf("%s/%s", b->out, VM_CONSOLE_FILE);
+	b->qemu_log = xasprintf("%s/%s", b->out, VM_QEMU_LOG_FILE);
 	b->dmesg = xasprintf("%s/%s", b->out, VM_DMESG_FILE);
 	/* An earlier boot's log must not be taken for this one's. */
 	if (unlink(b->dmesg) == -1 && errno != ENOENT)
@@ -512,7 +525,7 @@ vm_make_facts(struct vm_boot *b, char **argv, int argc)
 	for (i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
 	guest = json_pack("{s:{s:s, s:s, s:s, s:s, s:s}, s:o, s:s, s:I, "
-	    "s:i, s:i, s:I, s:s, s:s}",
+	    "s:i, s:i, s:I, s:s, s:s, s:o, s:s}",
 	    "kernel", "path", b->kernel.path, "release", b->kernel.release,
 	    "sha256", b->kernel.sha256, "format", b->kernel.elf ? "vmlinux" :
 	    "bzImage", "entry", strcmp(b->boot, b->kernel.path) != 0 ||
@@ -524,19 +537,23 @@ vm_make_facts(struct vm_boot *b, char **argv, int argc)
 	    "nodes", (int)set->nodes,
 	    "cpus", (int)set->cpus,
 	    "scratch_bytes", (json_int_t)set->scratch,
-	    "accel", b->accel,
+	    "accel", b->accel.accel,
+	    "accel_reason", b->accel.reason,
+	    "cpu", b->accel.cpu != NULL ? json_string(b->accel.cpu) :
+	    json_null(),
 	    "qemu", b->qemu);
 	/* Signatures are removed to load faster; the guest is tainted E. */
 	if (b->modules != NULL)
 		json_object_set_new(guest, "module_signatures",
 		    json_string(b->keep_signatures ? "kept" : "removed"));
-	b->facts = json_pack("{s:s, s:o, s:s, s:n, s:s, s:n, s:n, s:n, "
-	    "s:o}",
+	b->facts = json_pack("{s:s, s:o, s:s, s:n, s:s, s:s, s:n, s:n, "
+	    "s:n, s:o}",
 	    "status", "running",
 	    "command", cmd,
 	    "start_time", now,
 	    "end_time",
 	    "console", VM_CONSOLE_FILE,
+	    "qemu_log", VM_QEMU_LOG_FILE,
 	    "exit_status",
 	    "boot_to_command_s",
 	    "elapsed_s",
@@ -573,9 +590,22 @@ vm_qemu_numa(const struct vm_settings *set, char **av, int n)
 	return (n);
 }
 
+/*
+ * The descriptors QEMU writes through: the console file and the guest
+ * command's stdout and stderr (pipes this process relays).  QEMU is handed
+ * descriptors, never paths, so that it creates and follows nothing in the
+ * results directory.
+ */
+struct vm_boot_fds {
+	int		 console;
+	int		 out[2];
+	int		 err[2];
+	int		 log;		/* QEMU's own stdout and stderr */
+};
+
 /* The QEMU command line. */
 static char **
-vm_qemu_argv(struct vm_boot *b, int outfd)
+vm_qemu_argv(struct vm_boot *b, const struct vm_boot_fds *fds)
 {
 	const struct vm_settings *set = b->set;
 	char **av = xcalloc(64 + 4 * set->nodes, sizeof *av);
@@ -589,10 +619,10 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 	av[n++] = xstrdup("none");
 	av[n++] = xstrdup("-no-reboot");
 	av[n++] = xstrdup("-accel");
-	av[n++] = xstrdup(b->accel);
-	if (strcmp(b->accel, "kvm") == 0) {
+	av[n++] = xstrdup(b->accel.accel);
+	if (b->accel.cpu != NULL) {
 		av[n++] = xstrdup("-cpu");
-		av[n++] = xstrdup("host");
+		av[n++] = xstrdup(b->accel.cpu);
 	}
 	av[n++] = xstrdup("-m");
 	av[n++] = xasprintf("%lluM",
@@ -632,16 +662,22 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 	    "no_timer_check%s%s",
 	    set->append != NULL ? " " : "",
 	    set->append != NULL ? set->append : "");
+	/* ttyS0 the console, ttyS1 the command's stdout, ttyS2 its stderr. */
 	av[n++] = xstrdup("-chardev");
-	e = vm_qemu_escape(b->console);
-	av[n++] = xasprintf("file,id=console,path=%s", e);
-	free(e);
+	av[n++] = xasprintf("file,id=console,path=/dev/fd/%d,append=on",
+	    fds->console);
 	av[n++] = xstrdup("-serial");
 	av[n++] = xstrdup("chardev:console");
 	av[n++] = xstrdup("-chardev");
-	av[n++] = xasprintf("file,id=output,path=/dev/fd/%d,append=on", outfd);
+	av[n++] = xasprintf("file,id=output,path=/dev/fd/%d,append=on",
+	    fds->out[1]);
 	av[n++] = xstrdup("-serial");
 	av[n++] = xstrdup("chardev:output");
+	av[n++] = xstrdup("-chardev");
+	av[n++] = xasprintf("file,id=errors,path=/dev/fd/%d,append=on",
+	    fds->err[1]);
+	av[n++] = xstrdup("-serial");
+	av[n++] = xstrdup("chardev:errors");
 	av[n++] = xstrdup("-virtfs");
 	av[n++] = xstrdup("local,path=/,mount_tag=root,security_model=none,"
 	    "readonly=on,multidevs=remap");
@@ -659,6 +695,30 @@ vm_qemu_argv(struct vm_boot *b, int outfd)
 	}
 	av[n] = NULL;
 	return (av);
+}
+
+/* The last size bytes of a file (fewer when it is smaller), or NULL. */
+char *
+vm_file_tail(const char *path, size_t size)
+{
+	char *buf;
+	ssize_t n;
+	off_t end;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return (NULL);
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0 || lseek(fd, end > (off_t)size ? end - (off_t)size : 0,
+	    SEEK_SET) < 0) {
+		close(fd);
+		return (NULL);
+	}
+	buf = xmalloc(size + 1);
+	n = read(fd, buf, size);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return (buf);
 }
 
 /* Print the last lines of a file to stderr, indented. */
@@ -734,65 +794,87 @@ static const char *const vm_trouble_tags[] = {
 	"INFO: task", "WARNING:", NULL
 };
 
-/* In the child: send QEMU's output to its log, then run it (never returns). */
+/*
+ * In the child: send QEMU's output to its log, then run it (never
+ * returns).  QEMU dies with this process: a guest nobody waits for would
+ * hold its memory and the results directory past any --timeout.
+ */
 static void
-vm_boot_exec(char **av, const char *logpath, int outfd)
+vm_boot_exec(char **av, const struct vm_boot_fds *fds, pid_t parent)
 {
 	int fd, i;
 
-	fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd != -1) {
-		dup2(fd, 2);
-		dup2(fd, 1);
-	}
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	dup2(fds->log, 2);
+	dup2(fds->log, 1);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd != -1)
 		dup2(fd, 0);
-	/* The guest's output end, left open across exec. */
-	fcntl(outfd, F_SETFD, 0);
+	/* The ends QEMU writes, left open across exec. */
+	fcntl(fds->console, F_SETFD, 0);
+	fcntl(fds->out[1], F_SETFD, 0);
+	fcntl(fds->err[1], F_SETFD, 0);
 	for (i = 0; i < 3; i++)
 		signal(vm_sigs[i], SIG_DFL);
 	execv(av[0], av);
 	_exit(127);
 }
 
-/*
- * Relay the guest's output from fd to stdout until QEMU exits, killing it
- * at the deadline or on a signal; 1 when the deadline killed it.
- */
-static int
-vm_boot_relay(struct vm_boot *b, pid_t pid, int fd, uint64_t start,
-    int *st_wait)
+/* Copy what is ready on a relayed descriptor; stop relaying it at its end. */
+static void
+vm_relay_one(struct pollfd *pfd, int to)
 {
-	struct pollfd pfd[2];
 	char buf[4096];
-	uint64_t deadline;
-	int exited = 0, timed_out = 0;
 	ssize_t n;
 
+	if (pfd->fd == -1 || pfd->revents == 0)
+		return;
+	n = read(pfd->fd, buf, sizeof buf);
+	if (n > 0)
+		atomic_write_all(to, buf, n);
+	else if (n == 0 || errno != EINTR)
+		pfd->fd = -1;
+}
+
+/*
+ * Relay the command's stdout and stderr from the guest's serial ports
+ * (fds) to ours until QEMU exits, killing it at the deadline or on a
+ * signal; 1 when the deadline killed it.  ab's guests send both to stderr:
+ * its stdout is for its own report.
+ */
+static int
+vm_boot_relay(struct vm_boot *b, pid_t pid, const int fds[2], uint64_t start,
+    int *st_wait)
+{
+	struct pollfd pfd[3];
+	uint64_t deadline;
+	int exited = 0, timed_out = 0, to[2], i;
+
 	deadline = start + b->set->timeout;
-	pfd[0].fd = fd;
-	pfd[0].events = POLLIN;
+	to[0] = b->set->output_to_stderr ? 2 : 1;
+	to[1] = 2;
+	for (i = 0; i < 2; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLIN;
+	}
 	/*
 	 * A pidfd wakes the loop the moment QEMU exits; without one (before
 	 * Linux 5.3) the exit is noticed at the next 100 ms tick.
 	 */
 #ifdef SYS_pidfd_open
-	pfd[1].fd = syscall(SYS_pidfd_open, pid, 0);
+	pfd[2].fd = syscall(SYS_pidfd_open, pid, 0);
 #else
-	pfd[1].fd = -1;
+	pfd[2].fd = -1;
 #endif
-	pfd[1].events = POLLIN;
+	pfd[2].events = POLLIN;
 	while (!exited) {
-		pfd[0].revents = pfd[1].revents = 0;
-		if (poll(pfd, 2, 100) > 0 && pfd[0].revents != 0) {
-			n = read(pfd[0].fd, buf, sizeof buf);
-			if (n > 0)
-				atomic_write_all(b->set->output_to_stderr ?
-				    2 : 1, buf, n);
-			else if (n == 0 || errno != EINTR)
-				pfd[0].fd = -1;
-		}
+		for (i = 0; i < 3; i++)
+			pfd[i].revents = 0;
+		if (poll(pfd, 3, 100) > 0)
+			for (i = 0; i < 2; i++)
+				vm_relay_one(&pfd[i], to[i]);
 		if (waitpid(pid, st_wait, WNOHANG) == pid)
 			exited = 1;
 		else if (vm_signal != 0 || units_now_ns() >= deadline) {
@@ -805,10 +887,13 @@ vm_boot_relay(struct vm_boot *b, pid_t pid, int fd, uint64_t start,
 		}
 	}
 	/* Whatever the guest wrote last. */
-	while (pfd[0].fd != -1 && (n = read(pfd[0].fd, buf, sizeof buf)) > 0)
-		atomic_write_all(1, buf, n);
-	if (pfd[1].fd != -1)
-		close(pfd[1].fd);
+	for (i = 0; i < 2; i++) {
+		pfd[i].revents = POLLIN;
+		while (pfd[i].fd != -1)
+			vm_relay_one(&pfd[i], to[i]);
+	}
+	if (pfd[2].fd != -1)
+		close(pfd[2].fd);
 	return (timed_out);
 }
 
@@ -863,9 +948,54 @@ vm_boot_status(struct vm_boot *b, int *code)
  * case: results of a kernel that oopsed are not to be trusted even when
  * the command succeeded.
  */
+/*
+ * The cause for a guest that ended without the command's exit status:
+ * a panic, QEMU failing (how it ended and what it said last: under a KVM
+ * that cannot run guests it aborts before the guest's first instruction,
+ * leaving an empty console), or a guest that powered off.
+ */
 static int
-vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
-    const char *logpath, char **cause)
+vm_boot_no_status(struct vm_boot *b, int st_wait, const char *report,
+    const char *panic, char **cause)
+{
+	char *text, *said, *how;
+	int rc;
+
+	if (panic != NULL) {
+		json_object_set_new(b->facts, "reason",
+		    json_string("kernel panic"));
+		return (fail_with(cause, RB_EXIT_ENV, "the guest kernel "
+		    "panicked before the command ended (\"%s\"); the "
+		    "console is in %s", report, b->console));
+	}
+	if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) == 0) {
+		json_object_set_new(b->facts, "reason",
+		    json_string("powered off"));
+		return (fail_with(cause, RB_EXIT_ENV, "the guest powered off "
+		    "before the command ended; the console is in %s",
+		    b->console));
+	}
+	how = vm_describe_wait(st_wait);
+	text = vm_file_tail(b->qemu_log, 4096);
+	said = text != NULL ? vm_qemu_said(text) : NULL;
+	json_object_set_new(b->facts, "reason", json_string("qemu failed"));
+	json_object_set_new(b->facts, "qemu_ended", json_string(how));
+	rc = fail_with(cause, RB_EXIT_ENV, "QEMU ended before the command "
+	    "did (%s)%s%s%s; its output is in %s, the console in %s", how,
+	    said != NULL ? ": \"" : "", said != NULL ? said : "",
+	    said != NULL ? "\"" : "", b->qemu_log, b->console);
+	if (text != NULL && text[0] != '\0') {
+		log_errorx("vm: %s:", b->qemu_log);
+		vm_print_tail(b->qemu_log, 15);
+	}
+	free(how);
+	free(text);
+	free(said);
+	return (rc);
+}
+
+static int
+vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out, char **cause)
 {
 	char dur[64], *report, *panic;
 	const char *seen = b->dmesg;
@@ -899,23 +1029,8 @@ vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
 		    json_string("timeout"));
 		vm_print_tail(b->console, 15);
 	} else if (vm_boot_status(b, &rc) != 0) {
-		if (WIFEXITED(st_wait) && WEXITSTATUS(st_wait) != 0) {
-			log_errorx("vm: %s:", logpath);
-			vm_print_tail(logpath, 15);
-		}
-		if (panic != NULL)
-			rc = fail_with(cause, RB_EXIT_ENV, "the guest kernel "
-			    "panicked before the command ended (\"%s\"); the "
-			    "console is in %s", report, b->console);
-		else
-			rc = fail_with(cause, RB_EXIT_ENV, "the guest stopped "
-			    "before the command ended (%s); the console is "
-			    "in %s", WIFEXITED(st_wait) ?
-			    (WEXITSTATUS(st_wait) == 0 ? "it powered off" :
-			    "QEMU failed") : "QEMU was killed", b->console);
+		rc = vm_boot_no_status(b, st_wait, report, panic, cause);
 		json_object_set_new(b->facts, "status", json_string("failed"));
-		json_object_set_new(b->facts, "reason", json_string(panic !=
-		    NULL ? "kernel panic" : "no exit status"));
 		vm_print_tail(b->console, 15);
 	} else {
 		json_object_set_new(b->facts, "status",
@@ -930,43 +1045,97 @@ vm_boot_outcome(struct vm_boot *b, int st_wait, int timed_out,
 	return (rc);
 }
 
+/*
+ * A file in the results directory for QEMU to write through, made anew by
+ * this process: a link or file planted there is replaced, never followed.
+ */
+static int
+vm_boot_file(const char *path, char **cause)
+{
+	int fd;
+
+	if (unlink(path) == -1 && errno != ENOENT)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno)));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0644);
+	if (fd == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno)));
+	return (fd);
+}
+
+static void
+vm_boot_fds_close(struct vm_boot_fds *fds)
+{
+	int *all[] = { &fds->console, &fds->log, &fds->out[0], &fds->out[1],
+	    &fds->err[0], &fds->err[1] };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		if (*all[i] != -1)
+			close(*all[i]);
+		*all[i] = -1;
+	}
+}
+
+/* The console, QEMU's log and the pipes of the command's output. */
+static int
+vm_boot_fds_open(struct vm_boot *b, struct vm_boot_fds *fds, char **cause)
+{
+	int rc;
+
+	if ((rc = vm_boot_file(b->console, cause)) < 0)
+		return (rc);
+	fds->console = rc;
+	if ((rc = vm_boot_file(b->qemu_log, cause)) < 0)
+		return (rc);
+	fds->log = rc;
+	if (pipe2(fds->out, O_CLOEXEC) == -1 ||
+	    pipe2(fds->err, O_CLOEXEC) == -1)
+		return (fail_with(cause, RB_EXIT_ENV, "pipe: %s",
+		    strerror(errno)));
+	return (0);
+}
+
 /* Boot, relay the command's output, wait for the end or the deadline. */
 static int
 vm_boot(struct vm_boot *b, char **cause)
 {
-	char *logpath, **av;
+	struct vm_boot_fds fds = { -1, { -1, -1 }, { -1, -1 }, -1 };
+	char **av = NULL;
 	uint64_t start, start_real;
-	int pipefd[2], st_wait, rc, i, timed_out;
-	pid_t pid;
+	int st_wait, rc, i, timed_out, relay[2];
+	pid_t pid, self = getpid();
 
-	if (pipe2(pipefd, O_CLOEXEC) == -1)
-		return (fail_with(cause, RB_EXIT_ENV, "pipe: %s",
-		    strerror(errno)));
-	av = vm_qemu_argv(b, pipefd[1]);
-	logpath = xasprintf("%s/qemu.log", b->ctl);
+	if ((rc = vm_boot_fds_open(b, &fds, cause)) != 0)
+		goto out;
+	av = vm_qemu_argv(b, &fds);
 	start = units_now_ns();
 	start_real = units_realtime_ns();
+	fflush(stdout);
+	fflush(stderr);
 	if ((pid = fork()) == -1) {
 		rc = fail_with(cause, RB_EXIT_ENV, "fork: %s",
 		    strerror(errno));
 		goto out;
 	}
 	if (pid == 0)
-		vm_boot_exec(av, logpath, pipefd[1]);
-	close(pipefd[1]);
-	pipefd[1] = -1;
-	timed_out = vm_boot_relay(b, pid, pipefd[0], start, &st_wait);
+		vm_boot_exec(av, &fds, self);
+	/* Only QEMU holds the write ends now: their end is its end. */
+	close(fds.out[1]);
+	close(fds.err[1]);
+	fds.out[1] = fds.err[1] = -1;
+	relay[0] = fds.out[0];
+	relay[1] = fds.err[0];
+	timed_out = vm_boot_relay(b, pid, relay, start, &st_wait);
 	vm_boot_times(b, start, start_real);
-	rc = vm_boot_outcome(b, st_wait, timed_out, logpath, cause);
+	rc = vm_boot_outcome(b, st_wait, timed_out, cause);
 out:
-	if (pipefd[0] != -1)
-		close(pipefd[0]);
-	if (pipefd[1] != -1)
-		close(pipefd[1]);
-	for (i = 0; av[i] != NULL; i++)
+	vm_boot_fds_close(&fds);
+	for (i = 0; av != NULL && av[i] != NULL; i++)
 		free(av[i]);
 	free(av);
-	free(logpath);
 	return (rc);
 }
 
@@ -1013,7 +1182,7 @@ vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 	}
 	if (!set->quiet)
 		log_infox("vm: booting %s (%s, %s, %ld CPU%s, %ld node%s); "
-		    "results in %s", b.kernel.release, b.accel,
+		    "results in %s", b.kernel.release, b.accel.accel,
 		    json_string_value(json_object_get(json_object_get(
 		    json_object_get(b.facts, "guest"), "kernel"), "entry")),
 		    set->cpus, set->cpus == 1 ? "" : "s", set->nodes,
@@ -1037,10 +1206,12 @@ out:
 	free(b.initramfs);
 	free(b.boot);
 	free(b.qemu);
+	vm_accel_choice_free(&b.accel);
 	free(b.out);
 	free(b.ctl);
 	free(b.scratch);
 	free(b.console);
+	free(b.qemu_log);
 	free(b.dmesg);
 	return (rc);
 }

@@ -15,6 +15,8 @@
 /* The facts of a boot, written by the host and read by the guest. */
 #define VM_FACTS_FILE	"vm.json"
 #define VM_CONSOLE_FILE	"vm-console.log"
+/* What QEMU itself printed (its errors when it could not run the guest). */
+#define VM_QEMU_LOG_FILE	"vm-qemu.log"
 /* The guest kernel's log, which the guest init writes. */
 #define VM_DMESG_FILE	"vm-dmesg.log"
 /* The image of a kernel build tree given as --kernel DIR. */
@@ -68,7 +70,23 @@ struct vm_ab_settings {
 	char		*markdown;
 };
 
+/* The accelerator and CPU model a boot uses, and why (vm-accel.c). */
+struct vm_accel_choice {
+	char		*accel;		/* "kvm" or "tcg" */
+	char		*cpu;		/* -cpu, NULL: QEMU's default */
+	char		*reason;
+	char		*kvm_error;	/* why KVM could not, or NULL */
+};
+
+/* vm-accel.c */
+int	 vm_accel_choose(const char *qemu, int want,
+	     struct vm_accel_choice *c, char **cause);
+void	 vm_accel_choice_free(struct vm_accel_choice *c);
+char	*vm_describe_wait(int st);
+char	*vm_qemu_said(const char *text);
+
 /* vm-image.c */
+char	*vm_cache_dir(char **cause);
 int	 vm_kernel_load(struct vm_kernel *k, const char *path, char **cause);
 void	 vm_kernel_free(struct vm_kernel *k);
 char	*vm_modules_guess(const struct vm_kernel *k);
@@ -88,6 +106,7 @@ void	 vm_ab_name_kernel_reports(const char *parent,
 	     const char *const labels[2], long boots);
 
 /* vm.c */
+char	*vm_file_tail(const char *path, size_t size);
 int	 vm_load_kernel(const struct vm_settings *set, struct vm_kernel *k,
 	     char **modules, char **cause);
 int	 vm_run(const struct vm_settings *set, char **argv, int argc,

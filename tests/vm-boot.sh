@@ -17,6 +17,7 @@ regionbench info >info.txt 2>&1
 regionbench sample --source kpageflags --region-size 256M --interval 200ms \
     --count 3 --out s --quiet
 echo "sample exited $?"
+echo "the guest's stderr" >&2
 exit 7
 GUEST
 # The cache over its limit when this boot adds its entries: the entries
@@ -45,6 +46,13 @@ ok $st "the cache drops what went unused longest, keeps what was just used"
 [ $st -eq 0 ] || diag "$(ls -l "$cache")"
 expect_rc 7 "the command's exit status comes back"
 expect_out "sample exited 0" "the command's output is relayed"
+grep -qx "the guest's stderr" "$WORK/err" &&
+    ! grep -q "the guest's stderr" "$WORK/out" &&
+    ! grep -q "sample exited" "$WORK/err"
+ok $? "the command's stderr reaches stderr, its stdout stdout"
+grep -q '"accel_reason": ' "$out/vm.json" &&
+    grep -q '"accel_reason": ' "$out/s/meta.json"
+ok $? "vm.json and the guest's meta.json say why this accelerator"
 [ "$(cat "$out/pwd.txt" 2>/dev/null)" = "$out" ]
 ok $? "the command runs in the --out directory"
 [ "$(cat "$out/which.txt" 2>/dev/null)" = "$out/.regionbench-vm/bin/regionbench" ]
