@@ -44,5 +44,6 @@ lib_librb_a_SOURCES = \
 	lib/http-metrics.c lib/http-metrics.h \
 	lib/vm.c lib/vm.h \
 	lib/vm-accel.c \
+	lib/trusted-path.c lib/trusted-path.h \
 	lib/vm-image.c \
 	lib/vm-ab.c

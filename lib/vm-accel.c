@@ -321,7 +321,7 @@ vm_probe_kvm(const char *qemu, const char *cpu, char **why)
 }
 
 /* The host's boot, as the kernel names it; "" when unknown. */
-static void
+void
 vm_host_boot_id(char *out, size_t size)
 {
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");

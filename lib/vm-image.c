@@ -12,6 +12,7 @@
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <dirent.h>
@@ -31,11 +32,28 @@
 #include <zstd.h>
 
 #include "atomic-file.h"
+#include "input-file.h"
 #include "log.h"
+#include "trusted-path.h"
 #include "units.h"
 #include "vm.h"
 
 #define VM_INIT_NAME	"regionbench-vm-init"
+/*
+ * The largest file vm reads whole (a kernel image, a module, the init):
+ * an ELF vmlinux with debug information is some hundreds of MiB; anything
+ * larger is not something to boot, and reading it would only exhaust the
+ * host's memory.  Decompressed payloads (a bzImage's kernel, a module)
+ * are bounded the same way.
+ */
+#define VM_FILE_MAX	(2ULL << 30)
+#define VM_INFLATE_MAX	(1ULL << 30)
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
+#ifndef SYSFS_MAGIC
+#define SYSFS_MAGIC	0x62656572
+#endif
 
 /*
  * What the guest init needs, and the kernel option that provides it.  The
@@ -82,32 +100,88 @@ vm_buf_add(struct vm_buf *b, const void *data, size_t len)
 	b->len += len;
 }
 
-/* Read a whole file; NULL with a cause on failure. */
+/*
+ * Open a file vm reads: a regular file (a FIFO would hang, a device never
+ * end), not in /proc or /sys (their files claim a size of 0 and some,
+ * such as /proc/self/pagemap, read on for terabytes), of at most
+ * VM_FILE_MAX bytes.  The descriptor, or a negative exit code with a
+ * cause.
+ */
+static int
+vm_open_input(const char *path, struct stat *st, char **cause)
+{
+	struct statfs sfs;
+	int fd;
+
+	if ((fd = input_open(path, 0, cause)) == -1)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
+		    strerror(errno)));
+	if (fd < 0)
+		return (fd);
+	if (fstatfs(fd, &sfs) == 0 && (sfs.f_type == PROC_SUPER_MAGIC ||
+	    sfs.f_type == SYSFS_MAGIC)) {
+		close(fd);
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: a file of /proc "
+		    "or /sys, not one to boot or load", path));
+	}
+	if (fstat(fd, st) == -1 || (uint64_t)st->st_size > VM_FILE_MAX) {
+		close(fd);
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: larger than %llu "
+		    "MiB, not a file to boot or load", path,
+		    (unsigned long long)(VM_FILE_MAX >> 20)));
+	}
+	return (fd);
+}
+
+/* Read a whole file (vm_open_input's); NULL with a cause on failure. */
 static char *
 vm_read_file(const char *path, size_t *len, char **cause)
 {
 	struct vm_buf b = { 0 };
 	char chunk[65536];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno));
+	if ((fd = vm_open_input(path, &st, cause)) < 0)
 		return (NULL);
-	}
-	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+	while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
+	    b.len <= VM_FILE_MAX)
 		vm_buf_add(&b, chunk, n);
 	close(fd);
-	if (n < 0) {
+	if (n < 0 || b.len > VM_FILE_MAX) {
 		free(b.data);
-		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno));
+		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path, n < 0 ?
+		    strerror(errno) : "grew past the largest file vm reads");
 		return (NULL);
 	}
 	vm_buf_add(&b, "", 1);
 	*len = b.len - 1;
 	return (b.data);
+}
+
+/*
+ * Is path a kernel image at all (a bzImage's "HdrS" or a 64-bit ELF)?
+ * Checked on the first page before the whole file is read.
+ */
+static int
+vm_looks_like_kernel(const char *path, char **cause)
+{
+	unsigned char head[0x210];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if ((fd = vm_open_input(path, &st, cause)) < 0)
+		return (fd);
+	n = pread(fd, head, sizeof head, 0);
+	close(fd);
+	if ((n == (ssize_t)sizeof head && memcmp(head + 0x202, "HdrS", 4) ==
+	    0) || (n > EI_CLASS && memcmp(head, ELFMAG, SELFMAG) == 0 &&
+	    head[EI_CLASS] == ELFCLASS64))
+		return (0);
+	return (fail_with(cause, RB_EXIT_INPUT, "--kernel %s: not a "
+	    "kernel image (neither a bzImage nor an ELF vmlinux)", path));
 }
 
 /* SHA-256 of a memory block as 64 hex digits. */
@@ -188,6 +262,8 @@ vm_kernel_load(struct vm_kernel *k, const char *path, char **cause)
 		free(image);
 		return (rc);
 	}
+	if ((rc = vm_looks_like_kernel(real, cause)) != 0)
+		return (rc);
 	if ((data = vm_read_file(real, &len, cause)) == NULL)
 		return (-RB_EXIT_INPUT);
 	if (len > 0x210 && memcmp(data + 0x202, "HdrS", 4) == 0) {
@@ -644,6 +720,15 @@ vm_cache_dir(char **cause)
 		if (c == '\0')
 			break;
 	}
+	/*
+	 * The guest boots what it finds here, as root, with the host's
+	 * files in reach: nobody else may be able to put anything here.
+	 */
+	if (trusted_dir(dir, "the vm cache ($XDG_CACHE_HOME or $HOME/.cache)",
+	    cause) != 0) {
+		free(dir);
+		return (NULL);
+	}
 	return (dir);
 }
 
@@ -658,8 +743,13 @@ vm_find_init(char **cause)
 	char exe[PATH_MAX], *slash, *path;
 	ssize_t n;
 
-	if (getenv("REGIONBENCH_VM_INIT") != NULL)
+	if (getenv("REGIONBENCH_VM_INIT") != NULL) {
+		/* It becomes the guest's PID 1, with the host's root. */
+		if (trusted_file(getenv("REGIONBENCH_VM_INIT"),
+		    "REGIONBENCH_VM_INIT", cause) != 0)
+			return (NULL);
 		return (xstrdup(getenv("REGIONBENCH_VM_INIT")));
+	}
 	n = readlink("/proc/self/exe", exe, sizeof exe - 16);
 	if (n > 0) {
 		exe[n] = '\0';
@@ -716,8 +806,66 @@ vm_cache_entry_cmp(const void *a, const void *b)
 static int
 vm_cache_is_entry(const char *name)
 {
+	size_t len = strlen(name);
+
+	if (len > 7 && strcmp(name + len - 7, ".sha256") == 0)
+		return (0);
 	return (strncmp(name, "vmlinux-", 8) == 0 ||
 	    strncmp(name, "initramfs-", 10) == 0);
+}
+
+/*
+ * Store a cache entry and, beside it (PATH.sha256), the hash of what was
+ * written; 0 or a negative exit code with a cause.
+ */
+static int
+vm_cache_store(const char *path, const void *data, size_t len, char **cause)
+{
+	char hash[65], *side;
+	int rc;
+
+	vm_sha256(data, len, hash);
+	side = xasprintf("%s.sha256", path);
+	hash[64] = '\n';
+	rc = atomic_file_write(path, data, len, cause) != 0 ||
+	    atomic_file_write(side, hash, 65, cause) != 0 ? -RB_EXIT_ENV : 0;
+	free(side);
+	return (rc);
+}
+
+/*
+ * Is the cached file at path usable: this user's or root's, writable by
+ * nobody else, and still what was stored (its hash)?  Anything else is
+ * removed, with a warning when it is not merely absent, and rebuilt.
+ */
+static int
+vm_cache_valid(const char *path)
+{
+	char want[66] = "", have[65], *side, *why = NULL;
+	FILE *f;
+	int ok;
+
+	if (access(path, F_OK) == -1)
+		return (0);
+	side = xasprintf("%s.sha256", path);
+	if ((f = fopen(side, "re")) != NULL) {
+		if (fgets(want, sizeof want, f) == NULL)
+			want[0] = '\0';
+		fclose(f);
+	}
+	want[strcspn(want, "\n")] = '\0';
+	ok = trusted_file(path, "vm cache", &why) == 0 &&
+	    trusted_file(side, "vm cache", &why) == 0 &&
+	    vm_sha256_file(path, have, NULL) == 0 && strcmp(want, have) == 0;
+	if (!ok) {
+		log_warnx("vm: %s: %s; built again", path, why != NULL ? why :
+		    "not what was stored (its hash differs)");
+		unlink(path);
+		unlink(side);
+	}
+	free(why);
+	free(side);
+	return (ok);
 }
 
 /* Remove the least recently used entries while the cache is too big. */
@@ -756,8 +904,13 @@ vm_cache_prune(const char *dir)
 	for (i = 0; i < n && total > max; i++) {
 		if (now - e[i].used < VM_CACHE_MIN_AGE)
 			break;
-		if (unlink(e[i].path) == 0)
+		if (unlink(e[i].path) == 0) {
+			char *side = xasprintf("%s.sha256", e[i].path);
+
+			unlink(side);
+			free(side);
 			total -= (uint64_t)e[i].size;
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(e[i].path);
@@ -913,7 +1066,7 @@ vm_initramfs_build(const struct vm_kernel *k, const char *modules,
 	if ((rc = vm_cpio_modules(&b, &set, keep_signatures, cause)) != 0)
 		goto out;
 	vm_cpio_add(&b, "TRAILER!!!", 0, 0, 0, NULL, 0);
-	if (atomic_file_write(path, b.data, b.len, cause) != 0)
+	if (vm_cache_store(path, b.data, b.len, cause) != 0)
 		rc = -RB_EXIT_ENV;
 out:
 	vm_modset_free(&set);
@@ -1015,7 +1168,7 @@ vm_initramfs(const struct vm_kernel *k, const char *modules,
 		goto out;
 	}
 	path = xasprintf("%s/initramfs-%.32s.cpio", dir, hash);
-	if (access(path, R_OK) == 0) {
+	if (vm_cache_valid(path)) {
 		vm_cache_used(path);
 		rc = 0;
 	} else if ((rc = vm_initramfs_build(k, modules, keep_signatures,
@@ -1073,6 +1226,9 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 	uint8_t chunk[1 << 16];
 	int done = 0;
 
+	/* Each loop below stops adding once the output is past the bound. */
+#define VM_INFLATE_ROOM	(b.len <= VM_INFLATE_MAX)
+
 	if (inlen > 6 && memcmp(in, "\3757zXZ\0", 6) == 0) {
 		lzma_stream xs = LZMA_STREAM_INIT;
 		lzma_ret r;
@@ -1086,7 +1242,7 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 			xs.avail_out = sizeof chunk;
 			r = lzma_code(&xs, LZMA_FINISH);
 			vm_buf_add(&b, chunk, sizeof chunk - xs.avail_out);
-		} while (r == LZMA_OK);
+		} while (r == LZMA_OK && VM_INFLATE_ROOM);
 		lzma_end(&xs);
 		done = r == LZMA_STREAM_END;
 	} else if (inlen > 4 && memcmp(in, "\x28\xb5\x2f\xfd", 4) == 0) {
@@ -1103,7 +1259,7 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 		 * One frame: what follows it in a bzImage (the unpacked size)
 		 * is not another frame.  r is 0 once the frame is whole.
 		 */
-		while (r != 0) {
+		while (r != 0 && VM_INFLATE_ROOM) {
 			ZSTD_outBuffer ob = { chunk, sizeof chunk, 0 };
 
 			r = ZSTD_decompressStream(zs, &ob, &ib);
@@ -1128,11 +1284,12 @@ vm_inflate(const uint8_t *in, size_t inlen, size_t *outlen)
 			zs.avail_out = sizeof chunk;
 			r = inflate(&zs, Z_NO_FLUSH);
 			vm_buf_add(&b, chunk, sizeof chunk - zs.avail_out);
-		} while (r == Z_OK);
+		} while (r == Z_OK && VM_INFLATE_ROOM);
 		inflateEnd(&zs);
 		done = r == Z_STREAM_END;
 	}
-	if (!done) {
+#undef VM_INFLATE_ROOM
+	if (!done || b.len > VM_INFLATE_MAX) {
 		free(b.data);
 		return (NULL);
 	}
@@ -1159,7 +1316,7 @@ vm_kernel_vmlinux(const struct vm_kernel *k)
 	if ((dir = vm_cache_dir(NULL)) == NULL)
 		return (NULL);
 	path = xasprintf("%s/vmlinux-%.32s", dir, k->sha256);
-	if (access(path, R_OK) == 0) {
+	if (vm_cache_valid(path)) {
 		vm_cache_used(path);
 		goto out;
 	}
@@ -1177,7 +1334,7 @@ vm_kernel_vmlinux(const struct vm_kernel *k)
 	if ((elf = vm_inflate(h + off, plen, &elflen)) == NULL ||
 	    !vm_elf_has_pvh(elf, elflen))
 		goto fail;
-	if (atomic_file_write(path, elf, elflen, NULL) != 0)
+	if (vm_cache_store(path, elf, elflen, NULL) != 0)
 		goto fail;
 	vm_cache_prune(dir);
 	goto out;

@@ -33,6 +33,7 @@
 #include "atomic-file.h"
 #include "log.h"
 #include "meta.h"
+#include "trusted-path.h"
 #include "units.h"
 #include "vm.h"
 
@@ -121,13 +122,17 @@ vm_write_text(const char *path, const char *text, char **cause)
 int
 vm_system(char *const argv[], const char *logpath)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	int st, fd;
 
 	fflush(stdout);
 	if ((pid = fork()) == -1)
 		return (-1);
 	if (pid == 0) {
+		/* It dies with us (a SIGKILLed vm leaves no mkfs behind). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		for (fd = 0; fd < 3; fd++)
 			signal(vm_sigs[fd], SIG_DFL);
 		fd = logpath == NULL ? -1 : open(logpath, O_WRONLY | O_CREAT |
@@ -171,7 +176,7 @@ vm_cleanup(struct vm_boot *b)
 {
 	static const char *const names[] = {
 		"env", "command", "started", "status", "status.tmp",
-		"scratch.img", "mkfs.log", "bin/regionbench", NULL
+		"scratch.img", "mkfs.log", "bin/regionbench", "owner", NULL
 	};
 	char *p;
 	int i;
@@ -331,6 +336,70 @@ vm_prepare_kernel(struct vm_boot *b, char **cause)
 	return (rc);
 }
 
+/*
+ * The control directory names its owner ("PID BOOT_ID"): one whose owner
+ * is gone (a `vm` killed with SIGKILL, or a host rebooted since) is stale;
+ * one whose owner runs is another boot's.
+ */
+static int
+vm_control_stale(struct vm_boot *b)
+{
+	char *path, line[128], boot[64] = "", now[64];
+	long pid = 0;
+	FILE *f;
+	int named;
+
+	path = xasprintf("%s/owner", b->ctl);
+	f = fopen(path, "re");
+	free(path);
+	if (f == NULL)
+		return (0);	/* being created, or an older version's */
+	named = fgets(line, sizeof line, f) != NULL &&
+	    sscanf(line, "%ld %63s", &pid, boot) == 2 && pid > 0;
+	fclose(f);
+	if (!named)
+		return (0);
+	vm_host_boot_id(now, sizeof now);
+	return (strcmp(boot, now) != 0 ||
+	    (kill((pid_t)pid, 0) == -1 && errno == ESRCH));
+}
+
+/* Create the control directory, taking over a stale one, and sign it. */
+static int
+vm_claim_control(struct vm_boot *b, char **cause)
+{
+	char *path, *text, boot[64];
+	int e = 0, rc;
+
+	if (mkdir(b->ctl, 0755) == -1)
+		e = errno;
+	if (e == EEXIST && vm_control_stale(b)) {
+		log_warnx("vm: %s was left by a boot whose regionbench is "
+		    "gone; removing it", b->ctl);
+		vm_cleanup(b);
+		e = mkdir(b->ctl, 0755) == -1 ? errno : 0;
+	}
+	if (e != 0) {
+		free(b->ctl);
+		b->ctl = NULL;
+		if (e == EEXIST)
+			return (fail_with(cause, RB_EXIT_INPUT, "--out %s: "
+			    "another regionbench vm is using it (remove "
+			    "%s/%s if none is)", b->out, b->out,
+			    VM_CONTROL_DIR));
+		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", b->out,
+		    VM_CONTROL_DIR, strerror(e)));
+	}
+	vm_host_boot_id(boot, sizeof boot);
+	path = xasprintf("%s/owner", b->ctl);
+	text = xasprintf("%ld %s\n", (long)getpid(), boot[0] != '\0' ? boot :
+	    "-");
+	rc = vm_write_text(path, text, cause);
+	free(path);
+	free(text);
+	return (rc);
+}
+
 /* The results directory, created; refuse one another boot is using. */
 static int
 vm_prepare_out(struct vm_boot *b, char **cause)
@@ -359,6 +428,15 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 		free(out);
 		return (-RB_EXIT_ENV);
 	}
+	/*
+	 * QEMU and the guest write here by path, as root: not a link, and
+	 * nobody else may own it or a directory above it
+	 * (lib/trusted-path.c).
+	 */
+	if ((rc = trusted_dir(out, "--out", cause)) != 0) {
+		free(out);
+		return (rc);
+	}
 	if (realpath(out, real) == NULL) {
 		fail_with(cause, RB_EXIT_ENV, "--out %s: %s", out,
 		    strerror(errno));
@@ -368,19 +446,8 @@ vm_prepare_out(struct vm_boot *b, char **cause)
 	free(out);
 	b->out = xstrdup(real);
 	b->ctl = xasprintf("%s/%s", b->out, VM_CONTROL_DIR);
-	if (mkdir(b->ctl, 0755) == -1) {
-		int e = errno;
-
-		free(b->ctl);
-		b->ctl = NULL;
-		if (e == EEXIST)
-			return (fail_with(cause, RB_EXIT_INPUT, "--out %s: "
-			    "another regionbench vm is using it (remove "
-			    "%s/%s if none is)", b->out, b->out,
-			    VM_CONTROL_DIR));
-		return (fail_with(cause, RB_EXIT_ENV, "%s/%s: %s", b->out,
-		    VM_CONTROL_DIR, strerror(e)));
-	}
+	if ((rc = vm_claim_control(b, cause)) != 0)
+		return (rc);
 	b->console = xasprintf("%s/%s", b->out, VM_CONSOLE_FILE);
 	b->qemu_log = xasprintf("%s/%s", b->out, VM_QEMU_LOG_FILE);
 	b->dmesg = xasprintf("%s/%s", b->out, VM_DMESG_FILE);

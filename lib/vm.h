@@ -8,6 +8,7 @@
 #ifndef RB_VM_H
 #define RB_VM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Where the command's control files live inside the results share. */
@@ -84,6 +85,7 @@ int	 vm_accel_choose(const char *qemu, int want,
 void	 vm_accel_choice_free(struct vm_accel_choice *c);
 char	*vm_describe_wait(int st);
 char	*vm_qemu_said(const char *text);
+void	 vm_host_boot_id(char *out, size_t size);
 
 /* vm-image.c */
 char	*vm_cache_dir(char **cause);

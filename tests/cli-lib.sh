@@ -8,11 +8,60 @@ TAP_FAILED=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rbtest.XXXXXX")
 # A failing test keeps its work directory (the guests' logs, the runs it
 # made) and names it; RB_KEEP_WORK=1 keeps it whatever the outcome.
-trap 'if [ "$TAP_FAILED" -gt 0 ] || [ -n "${RB_KEEP_WORK:-}" ]; then
+trap 'memcg_remove
+if [ "$TAP_FAILED" -gt 0 ] || [ -n "${RB_KEEP_WORK:-}" ]; then
 	echo "# work directory kept: $WORK"
 else
 	rm -rf "$WORK"
 fi' EXIT
+
+# memcg_setup BYTES: make a memory cgroup of BYTES (cgroup v2's memory.max
+# when the memory controller is there, else a v1 child of this process's
+# memory cgroup) and set CG to it, or skip the whole script saying why.
+# in_memcg COMMAND... runs a command in it; it is removed at exit, anything
+# left in it moved out first.  For tests whose failure could otherwise
+# take the host's memory.
+CG=""
+memcg_setup() {
+	[ "$(id -u)" -eq 0 ] || skip_all "memory cgroups need root"
+	if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] &&
+	    grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+		    echo +memory >/sys/fs/cgroup/cgroup.subtree_control \
+		    2>/dev/null ||
+		    skip_all "cannot enable the memory controller for children"
+		CG=$(mktemp -d /sys/fs/cgroup/rb-test-XXXXXX 2>/dev/null) ||
+		    skip_all "cannot create a cgroup under /sys/fs/cgroup"
+		echo "$1" >"$CG/memory.max" &&
+		    echo 0 >"$CG/memory.swap.max" 2>/dev/null
+		echo 0 >"$CG/memory.oom.group"
+		CG_KIND="cgroup v2"
+	else
+		v1=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+		base=/sys/fs/cgroup/memory${v1%/}
+		[ -n "$v1" ] && [ -w "$base/cgroup.procs" ] ||
+		    skip_all "no writable memory cgroup (v2 or v1)"
+		CG="$base/rb-test-$$"
+		mkdir "$CG" 2>/dev/null ||
+		    { CG=""; skip_all "cannot create $base/rb-test-$$"; }
+		echo "$1" >"$CG/memory.limit_in_bytes" ||
+		    skip_all "cannot set memory.limit_in_bytes"
+		CG_KIND="cgroup v1"
+	fi
+}
+
+in_memcg() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$@"
+}
+
+memcg_remove() {
+	if [ -n "$CG" ] && [ -d "$CG" ]; then
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do
+			echo "$p" >"$(dirname "$CG")/cgroup.procs" 2>/dev/null
+		done
+		rmdir "$CG" 2>/dev/null
+	fi
+}
 
 # ok COND_STATUS DESCRIPTION: report one result from a status code.
 ok() {

@@ -3,9 +3,8 @@
 # asks for 512 MiB.  The runner sits at oom_score_adj -1000 and the
 # workload at +1000, so the kernel kills the workload; the run records it
 # (events.csv oom, workloads.csv status oom-killed), goes on with the next
-# phase, exits 1, and verify passes.  cgroup v2 (memory.max) when the
-# memory controller is there, else cgroup v1 (memory.limit_in_bytes, a
-# child of this process's own memory cgroup).  The cgroup is removed.
+# phase, exits 1, and verify passes (memcg_setup: cgroup v2 or v1; the
+# cgroup is removed).
 . "$top_srcdir/tests/cli-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_all "memory cgroups need root"
@@ -19,48 +18,12 @@ fi
 # the workload's memory is freed, take the runner.
 sh -c 'echo -1000 >/proc/self/oom_score_adj' 2>/dev/null ||
     skip_all "oom_score_adj -1000 is refused here: the runner is not protected"
-LIMIT=$((128 << 20))
-CG=""
-cleanup() {
-	if [ -n "$CG" ] && [ -d "$CG" ]; then
-		# Whatever is left in it goes back to the parent first.
-		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do
-			echo "$p" >"$(dirname "$CG")/cgroup.procs" 2>/dev/null
-		done
-		rmdir "$CG" 2>/dev/null
-	fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] &&
-    grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
-	    echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
-	    skip_all "cannot enable the memory controller for children"
-	CG=$(mktemp -d /sys/fs/cgroup/rb-test-XXXXXX 2>/dev/null) ||
-	    skip_all "cannot create a cgroup under /sys/fs/cgroup"
-	echo "$LIMIT" >"$CG/memory.max" &&
-	    echo 0 >"$CG/memory.swap.max" 2>/dev/null
-	echo 0 >"$CG/memory.oom.group"
-	KIND="cgroup v2"
-else
-	v1=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
-	base=/sys/fs/cgroup/memory${v1%/}
-	[ -n "$v1" ] && [ -w "$base/cgroup.procs" ] ||
-	    skip_all "no writable memory cgroup (v2 or v1)"
-	CG="$base/rb-test-$$"
-	mkdir "$CG" 2>/dev/null || { CG=""; skip_all "cannot create $base/rb-test-$$"; }
-	echo "$LIMIT" >"$CG/memory.limit_in_bytes" ||
-	    skip_all "cannot set memory.limit_in_bytes"
-	KIND="cgroup v1"
-fi
-diag "using $KIND: $CG"
+memcg_setup $((128 << 20))
+diag "using $CG_KIND: $CG"
 
 out="$WORK/r"
 # timeout: a hang fails the test instead of the whole make check.
-sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-    timeout -s KILL 300 "$REGIONBENCH" run "$TESTDATA/runner/oom.ini" \
+in_memcg timeout -s KILL 300 "$REGIONBENCH" run "$TESTDATA/runner/oom.ini" \
     --source zone --out "$out" --no-charts --quiet >"$WORK/out" 2>"$WORK/err" </dev/null
 RC=$?
 expect_rc 1 "the run survives the OOM kill and says a phase failed"

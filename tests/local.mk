@@ -356,13 +356,13 @@ TESTS += tests/t-summary tests/t-power tests/t-seed-table \
 # ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
 # tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
 # fetch it) and skips without one.
-TESTS += tests/vm-cli.sh tests/vm-accel.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
+TESTS += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/t-vm-ab
 check_PROGRAMS += tests/t-vm-ab
 tests_t_vm_ab_CFLAGS = $(TEST_CFLAGS)
 tests_t_vm_ab_SOURCES = tests/t-vm-ab.c
 tests_t_vm_ab_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
+EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/vm-kernel.sh
 
 # ---- DAMON references (lib/damon.c, bench/references.c): the sysfs
