@@ -39,10 +39,11 @@ diag "boot and command: $(($(date +%s) - start)) s"
 unset REGIONBENCH_VM_CACHE_MAX
 [ ! -e "$cache/vmlinux-old" ] && [ ! -e "$cache/initramfs-old.cpio" ] &&
     [ -e "$cache/initramfs-recent.cpio" ] && [ -e "$cache/notes.txt" ] &&
-    [ "$(ls "$cache" | grep -c '^vmlinux-[0-9a-f]')" -eq 1 ] &&
-    [ "$(ls "$cache" | grep -c '^initramfs-[0-9a-f]')" -eq 1 ]
+    [ "$(ls "$cache" | grep -c '^vmlinux-[0-9a-f]*$')" -eq 1 ] &&
+    [ "$(ls "$cache" | grep -c '^initramfs-[0-9a-f]*\.cpio$')" -eq 1 ] &&
+    [ -s "$cache/$(ls "$cache" | grep '^vmlinux-[0-9a-f]*$').sha256" ]
 st=$?
-ok $st "the cache drops what went unused longest, keeps what was just used"
+ok $st "the cache drops what went unused longest, keeps what was just used, with its hash"
 [ $st -eq 0 ] || diag "$(ls -l "$cache")"
 expect_rc 7 "the command's exit status comes back"
 expect_out "sample exited 0" "the command's output is relayed"
