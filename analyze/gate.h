@@ -6,6 +6,7 @@
 #ifndef RB_GATE_H
 #define RB_GATE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "compare.h"
@@ -94,6 +95,37 @@ void	 gate_count(const struct gate_result *r, int n,
 	     struct gate_counts *c);
 const char *gate_outcome(const struct gate_counts *c);
 void	 gate_results_free(struct gate_result *r, int n);
+void	 gate_limit_text(const struct gate_rule *rule, char *buf,
+	     size_t len);
+/* What the gate is asked to judge (the gate command's options). */
+struct gate_request {
+	const char	*rules;		/* NULL: gate-rules.ini, found */
+	const char	*correction;	/* NULL: the rules' */
+	char		**baseline;	/* directories or db: selections */
+	int		 nbaseline;
+	char		**candidate;
+	int		 ncandidate;
+	enum compare_test test;
+	enum compare_unit unit;
+	int		 force;		/* judge runs that differ */
+	int		 allow_unjudged;
+	uint64_t	 empty_tolerance;
+	const char	*db;		/* the database of db: selections */
+};
+
+/* What gate_run found: the checks, their counts and the exit code. */
+struct gate_outcome {
+	char		*rules_path;
+	struct gate_rules rules;
+	int		 have_rules;
+	struct compare_set *set;
+	struct gate_result *results;
+	int		 n;
+	struct gate_counts counts;
+	int		 exit_code;	/* 0 holds, 1 fails, 2 not judged */
+	char		*note;		/* why not judged, or NULL */
+};
+
 /* A report writer: JUnit XML or markdown; -1 when writing failed. */
 typedef int (*gate_writer)(FILE *f, const struct compare_set *set,
     const struct gate_result *r, int n);
@@ -109,5 +141,13 @@ int	 gate_write_markdown(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n);
 int	 gate_print_json(FILE *f, const struct compare_set *set,
 	     const struct gate_result *r, int n, const char *rules_path);
+
+int	 gate_run(const struct gate_request *req, struct gate_outcome *out,
+	     char **cause);
+int	 gate_outcome_print(FILE *f, const struct gate_outcome *out,
+	     int json);
+int	 gate_outcome_report(const struct gate_outcome *out,
+	     const char *path, gate_writer writer, char **cause);
+void	 gate_outcome_free(struct gate_outcome *out);
 
 #endif

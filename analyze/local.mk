@@ -14,7 +14,8 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/stats.c analyze/stats.h \
 	analyze/compare.c analyze/compare.h \
 	analyze/compare-output.c analyze/compare-output.h \
-	analyze/gate.c analyze/gate.h \
+	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
+	analyze/gate-output.c analyze/gate-run.c \
 	analyze/store.c analyze/store.h analyze/store-int.h \
 	analyze/store-sqlite.c analyze/store-pg.c \
 	analyze/verify.c analyze/verify.h \

@@ -14,7 +14,6 @@
 #include "store.h"
 #include "gate.h"
 #include "log.h"
-#include "suite.h"
 
 struct gate_settings {
 	char		*db;
@@ -97,112 +96,50 @@ static const struct opt_def gate_options[] = {
 	{ .name = NULL }
 };
 
-/* Write a report into a file replaced whole, or to stdout for "-". */
-static void
-gate_report(const char *path, const struct compare_set *set,
-    const struct gate_result *r, int n, gate_writer writer)
-{
-	char *cause = NULL;
-	int rc;
-
-	if (strcmp(path, "-") == 0) {
-		if (writer(stdout, set, r, n) != 0)
-			die_errno(RB_EXIT_ENV, "stdout");
-	} else if ((rc = gate_write_file(path, set, r, n, writer,
-	    &cause)) != 0)
-		die(-rc, "%s", cause);
-}
-
-/* "regionbench gate ...". */
+/* "regionbench gate ...": the options to a request, the outcome printed. */
 static int
 cmd_gate_exec(int argc, char **argv)
 {
 	struct gate_settings st;
-	struct metrics_options mo;
-	struct gate_rules rules;
-	struct gate_result *res;
-	struct gate_counts counts;
-	struct compare_set *set;
-	enum gate_correction correction = GATE_CORRECTION_NONE;
-	char *cause = NULL, *rules_path, *differences, *unit_note;
-	int first, rc, n;
+	struct gate_request req;
+	struct gate_outcome out;
+	char *cause = NULL;
+	int first, rc;
 
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_gate_entry, &st, argc, argv, &first);
 	if (argc - first != 0)
 		die(RB_EXIT_INPUT, "gate: unexpected argument '%s' (use "
 		    "--baseline DIR... and --candidate DIR...)", argv[first]);
-	if (st.baseline.n == 0 || st.candidate.n == 0)
-		die(RB_EXIT_INPUT, "gate: needs --baseline DIR and --candidate "
-		    "DIR");
-	if (st.correction != NULL &&
-	    gate_correction_parse(st.correction, &correction, &cause) != 0)
-		die(RB_EXIT_INPUT, "gate: --%s", cause);
-	if (st.rules != NULL)
-		rules_path = xstrdup(st.rules);
-	else if ((rules_path = suite_data_find("gate-rules.ini", &cause)) ==
-	    NULL)
-		die(RB_EXIT_INPUT, "gate: %s (give --rules FILE)", cause);
-	if ((rc = gate_rules_load(rules_path, &rules, &cause)) != 0) {
-		free(rules_path);
+	memset(&req, 0, sizeof req);
+	req.rules = st.rules;
+	req.correction = st.correction;
+	req.baseline = st.baseline.v;
+	req.nbaseline = st.baseline.n;
+	req.candidate = st.candidate.v;
+	req.ncandidate = st.candidate.n;
+	req.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
+	req.unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	req.force = st.force;
+	req.allow_unjudged = st.allow_unjudged;
+	req.empty_tolerance = st.empty_tolerance;
+	req.db = st.db;
+	if ((rc = gate_run(&req, &out, &cause)) != 0)
 		die(-rc, "%s", cause);
-	}
-	if (st.correction != NULL)
-		rules.correction = correction;
-	metrics_options_default(&mo);
-	mo.empty_tolerance = st.empty_tolerance;
-	compare_use_database(st.db);
-	if ((rc = compare_load_two(st.baseline.v, st.baseline.n,
-	    st.candidate.v, st.candidate.n, &mo, &set, &cause)) != 0)
-		die(-rc, "%s", cause);
-	if ((differences = compare_suite_differences(set)) != NULL)
-		die(RB_EXIT_INPUT, "baseline and candidate ran different "
-		    "suites:\n%s", differences);
-	differences = compare_differences(set);
-	if (differences != NULL && !st.force)
-		die(RB_EXIT_INPUT, "baseline and candidate are not "
-		    "comparable:\n%s\n(--force judges them anyway)",
-		    differences);
-	if (differences != NULL)
-		log_warnx("runs differ (--force): %s", differences);
-	free(differences);
-	if ((differences = compare_scan_differences(set)) != NULL)
-		log_warnx("%s; sampled counts are estimates, so their "
-		    "differences carry more noise", differences);
-	free(differences);
-	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
-	gate_evaluate(&rules, set, st.test == 1 ? COMPARE_MANN_WHITNEY :
-	    COMPARE_WELCH, &res, &n);
-	gate_count(res, n, &counts);
-	if (st.format == 1) {
-		if (gate_print_json(stdout, set, res, n, rules_path) != 0)
-			die_errno(RB_EXIT_ENV, "stdout");
-	} else {
-		unit_note = compare_unit_note(set);
-		printf("%s\n", unit_note);
-		free(unit_note);
-		gate_print(stdout, set, res, n, rules_path);
-	}
-	if (fflush(stdout) != 0)
+	if (gate_outcome_print(stdout, &out, st.format == 1) != 0 ||
+	    fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
-	if (st.junit != NULL)
-		gate_report(st.junit, set, res, n, gate_write_junit);
-	if (st.markdown != NULL)
-		gate_report(st.markdown, set, res, n, gate_write_markdown);
-	gate_results_free(res, n);
-	gate_rules_free(&rules);
-	compare_free(set);
-	free(rules_path);
+	if ((st.junit != NULL && (rc = gate_outcome_report(&out, st.junit,
+	    gate_write_junit, &cause)) != 0) ||
+	    (st.markdown != NULL && (rc = gate_outcome_report(&out,
+	    st.markdown, gate_write_markdown, &cause)) != 0))
+		die(-rc, "%s", cause);
+	if (out.note != NULL)
+		log_warnx("%s", out.note);
+	rc = out.exit_code;
+	gate_outcome_free(&out);
 	opt_free(gate_options, &st);
-	if (counts.failed > 0)
-		return (RB_EXIT_FAIL);
-	if (counts.unjudged > 0 && !st.allow_unjudged) {
-		log_warnx("%d check%s got no verdict: a gate passes only on "
-		    "evidence (--allow-unjudged passes without it)",
-		    counts.unjudged, counts.unjudged == 1 ? "" : "s");
-		return (RB_EXIT_INPUT);
-	}
-	return (RB_EXIT_OK);
+	return (rc);
 }
 
 const struct command_entry cmd_gate_entry = {

@@ -2,9 +2,7 @@
 # in command.h), the sampler, the runner and the suites.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-# RB_SOURCE_DATADIR: where an uninstalled build finds the suites and rules.
-bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
-	-DRB_SOURCE_DATADIR='"$(abs_top_srcdir)/bench"'
+bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \

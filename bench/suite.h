@@ -62,7 +62,6 @@ typedef int (*suite_option_check)(const char *workload, const char *key,
 typedef int (*suite_workload_check)(const char *workload, char **cause);
 
 char	*suite_find(const char *name_or_path, char **cause);
-char	*suite_data_find(const char *file, char **cause);
 int	 suite_check_workload(const char *workload, char **cause);
 int	 suite_check_option(const char *workload, const char *key,
 	     const char *value, char **cause);

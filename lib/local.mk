@@ -3,6 +3,9 @@
 # See docs/architecture.md for where each kind of extension goes.
 noinst_LIBRARIES += lib/librb.a
 lib_librb_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+# RB_SOURCE_DATADIR: where an uninstalled build finds the suites and rules.
+lib_librb_a_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DRB_SOURCE_DATADIR='"$(abs_top_srcdir)/bench"'
 lib_librb_a_SOURCES = \
 	lib/log.c lib/log.h \
 	lib/opt.c lib/opt-help.c lib/opt.h \
@@ -35,6 +38,7 @@ lib_librb_a_SOURCES = \
 	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/input-file.c lib/input-file.h \
+	lib/data-find.c lib/data-find.h \
 	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \
 	lib/meta.c lib/meta.h \

@@ -1,5 +1,5 @@
 /*
- * analyze/gate.c: rules files (defaults, every key, every error with
+ * analyze/gate*.c: rules files (defaults, every key, every error with
  * file:line) and verdicts on a baseline and a candidate group made in
  * memory (tests/fake-runs.h): pass, fail, not judged, percentage and
  * absolute thresholds, both directions, significance with Welch and
