@@ -608,3 +608,76 @@ compare_print_json(FILE *f, const struct compare_set *set,
 	json_decref(root);
 	return (rc != 0 ? -1 : 0);
 }
+
+/* Print groups of runs in the format asked for. */
+static void
+compare_run_print(FILE *f, const struct compare_set *set,
+    const struct compare_output *o, enum compare_format format)
+{
+	switch (format) {
+	case COMPARE_FORMAT_CSV:
+		compare_print_csv(f, set, o);
+		break;
+	case COMPARE_FORMAT_JSON:
+		compare_print_json(f, set, o);
+		break;
+	case COMPARE_FORMAT_MARKDOWN:
+		compare_print_markdown(f, set, o);
+		break;
+	default:
+		compare_print_text(f, set, o);
+		break;
+	}
+}
+
+/*
+ * Load the runs of a request, refuse runs that are not comparable unless
+ * forced, and print the comparison on f.  0, or a negative exit code with
+ * a cause.
+ */
+int
+compare_run(FILE *f, const struct compare_request *req, char **cause)
+{
+	struct metrics_options mo;
+	struct compare_output o;
+	struct compare_set *set;
+	char *differences;
+	int rc;
+
+	metrics_options_default(&mo);
+	mo.empty_tolerance = req->empty_tolerance;
+	compare_use_database(req->db);
+	if ((rc = compare_load(req->paths, req->npaths, req->group_by, &mo,
+	    &set, cause)) != 0)
+		return (rc);
+	set->unit = req->unit;
+	memset(&o, 0, sizeof o);
+	if (req->baseline != NULL &&
+	    (o.base = compare_find_group(set, req->baseline)) < 0) {
+		differences = compare_group_names(set);
+		rc = fail_with(cause, RB_EXIT_INPUT, "--baseline %s: no such "
+		    "group (groups: %s)", req->baseline, differences);
+		free(differences);
+		compare_free(set);
+		return (rc);
+	}
+	differences = compare_differences(set);
+	if (differences != NULL && !req->force) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "these runs are not "
+		    "comparable:\n%s\n(--force compares them anyway)",
+		    differences);
+		free(differences);
+		compare_free(set);
+		return (rc);
+	}
+	o.test = req->test;
+	o.alpha = req->alpha;
+	o.all = req->all;
+	o.differences = differences;
+	o.notes = compare_notes(set, differences);
+	compare_run_print(f, set, &o, req->format);
+	json_decref(o.notes);
+	free(differences);
+	compare_free(set);
+	return (0);
+}

@@ -8,6 +8,7 @@
 #define RB_COMPARE_OUTPUT_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "compare.h"
@@ -22,6 +23,32 @@ struct compare_output {
 	json_t			*notes;		/* strings; see compare_notes */
 };
 
+/* The output formats of compare_run. */
+enum compare_format {
+	COMPARE_FORMAT_TEXT,
+	COMPARE_FORMAT_CSV,
+	COMPARE_FORMAT_JSON,
+	COMPARE_FORMAT_MARKDOWN
+};
+
+/* What compare_run is asked to compare and print (compare's options). */
+struct compare_request {
+	char			**paths;	/* directories, db: selections */
+	int			 npaths;
+	enum compare_group_by	 group_by;
+	const char		*baseline;	/* group name, or NULL */
+	enum compare_format	 format;
+	enum compare_test	 test;
+	double			 alpha;
+	int			 all;
+	int			 force;		/* compare runs that differ */
+	enum compare_unit	 unit;
+	uint64_t		 empty_tolerance;
+	const char		*db;		/* the database of db: */
+};
+
+int	 compare_run(FILE *f, const struct compare_request *req,
+	     char **cause);
 const char *compare_test_name(enum compare_test test);
 char	*compare_group_names(const struct compare_set *set);
 json_t	*compare_notes(const struct compare_set *set,

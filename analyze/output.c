@@ -60,6 +60,20 @@ output_escape_write(void *cookie, const char *buf, size_t len)
 }
 
 /*
+ * A stream that shows control characters written to it as \xNN on
+ * under; closing it leaves under open.
+ */
+FILE *
+output_escape_open(FILE *under)
+{
+	static const cookie_io_functions_t io = {
+		.write = output_escape_write
+	};
+
+	return (fopencookie(under, "w", io));
+}
+
+/*
  * From now on, stdout shows control characters from names in a results
  * directory (labels, phases, workloads) as \xNN, so that nothing read from
  * a file can drive the terminal.
@@ -67,12 +81,9 @@ output_escape_write(void *cookie, const char *buf, size_t len)
 void
 output_escape_stdout(void)
 {
-	static const cookie_io_functions_t io = {
-		.write = output_escape_write
-	};
 	FILE *f;
 
-	if ((f = fopencookie(stdout, "w", io)) == NULL)
+	if ((f = output_escape_open(stdout)) == NULL)
 		die_errno(RB_EXIT_ENV, "fopencookie");
 	stdout = f;
 }

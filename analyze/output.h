@@ -17,6 +17,7 @@ struct output_file {
 };
 
 void	 output_csv_field(FILE *f, const char *s);
+FILE	*output_escape_open(FILE *under);
 void	 output_escape_stdout(void);
 void	 output_xml_escape(FILE *f, const char *s);
 void	 output_csv_number(FILE *f, double v);

@@ -11,7 +11,7 @@
 #include "command.h"
 #include "gate.h"
 #include "log.h"
-#include "vm.h"
+#include "vm-ab.h"
 
 static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 

@@ -16,8 +16,6 @@
 #include "log.h"
 #include "output.h"
 
-enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
-
 struct compare_settings {
 	char		*db;
 	int		 group_by;
@@ -87,10 +85,8 @@ static int
 cmd_compare_exec(int argc, char **argv)
 {
 	struct compare_settings st;
-	struct metrics_options mo;
-	struct compare_output o;
-	struct compare_set *set;
-	char *cause = NULL, *differences;
+	struct compare_request req;
+	char *cause = NULL;
 	int first, rc;
 
 	memset(&st, 0, sizeof st);
@@ -101,44 +97,21 @@ cmd_compare_exec(int argc, char **argv)
 		command_usage(stderr, &cmd_compare_entry);
 		exit(RB_EXIT_INPUT);
 	}
-	metrics_options_default(&mo);
-	mo.empty_tolerance = st.empty_tolerance;
-	compare_use_database(st.db);
-	if ((rc = compare_load(argv + first, argc - first, st.group_by, &mo,
-	    &set, &cause)) != 0)
+	memset(&req, 0, sizeof req);
+	req.paths = argv + first;
+	req.npaths = argc - first;
+	req.group_by = st.group_by;
+	req.baseline = st.baseline;
+	req.format = st.format;
+	req.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
+	req.alpha = st.alpha;
+	req.all = st.all;
+	req.force = st.force;
+	req.unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
+	req.empty_tolerance = st.empty_tolerance;
+	req.db = st.db;
+	if ((rc = compare_run(stdout, &req, &cause)) != 0)
 		die(-rc, "%s", cause);
-	set->unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
-	memset(&o, 0, sizeof o);
-	if (st.baseline != NULL &&
-	    (o.base = compare_find_group(set, st.baseline)) < 0)
-		die(RB_EXIT_INPUT, "--baseline %s: no such group (groups: %s)",
-		    st.baseline, compare_group_names(set));
-	differences = compare_differences(set);
-	if (differences != NULL && !st.force)
-		die(RB_EXIT_INPUT, "these runs are not comparable:\n%s\n"
-		    "(--force compares them anyway)", differences);
-	o.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
-	o.alpha = st.alpha;
-	o.all = st.all;
-	o.differences = differences;
-	o.notes = compare_notes(set, differences);
-	switch (st.format) {
-	case FMT_CSV:
-		compare_print_csv(stdout, set, &o);
-		break;
-	case FMT_JSON:
-		compare_print_json(stdout, set, &o);
-		break;
-	case FMT_MARKDOWN:
-		compare_print_markdown(stdout, set, &o);
-		break;
-	default:
-		compare_print_text(stdout, set, &o);
-		break;
-	}
-	json_decref(o.notes);
-	free(differences);
-	compare_free(set);
 	opt_free(compare_options, &st);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");

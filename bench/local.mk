@@ -2,7 +2,8 @@
 # in command.h), the sampler, the runner and the suites.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
+bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
+	-I$(top_srcdir)/vm
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
@@ -38,7 +39,7 @@ bench_libbench_a_SOURCES = \
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_regionbench_SOURCES = bench/regionbench.c
-bench_regionbench_LDADD = bench/libbench.a analyze/libanalyze.a \
+bench_regionbench_LDADD = bench/libbench.a vm/libvm.a analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a $(RB_LIBS)
 
 suitesdir = $(pkgdatadir)/suites

@@ -49,5 +49,4 @@ lib_librb_a_SOURCES = \
 	lib/vm.c lib/vm.h \
 	lib/vm-accel.c \
 	lib/trusted-path.c lib/trusted-path.h \
-	lib/vm-image.c \
-	lib/vm-ab.c
+	lib/vm-image.c

@@ -56,21 +56,6 @@ struct vm_settings {
 					    its own for compare and gate */
 };
 
-/* An A/B of two kernels, or of one kernel with two boot argument strings. */
-struct vm_ab_settings {
-	struct vm_settings vm;		/* side A, and what both share */
-	char		*kernel_b;	/* NULL: A's kernel */
-	char		*modules_b;	/* NULL: A's (or guessed for kernel_b) */
-	char		*append_b;
-	char		*label_a;
-	char		*label_b;
-	long		 boots;		/* per side */
-	char		*rules;		/* NULL: gate-rules-vm.ini */
-	char		*correction;	/* gate --correction; NULL: rules' */
-	char		*junit;		/* the gate's reports, NULL: none */
-	char		*markdown;
-};
-
 /* The accelerator and CPU model a boot uses, and why (vm-accel.c). */
 struct vm_accel_choice {
 	char		*accel;		/* "kvm" or "tcg" */
@@ -100,12 +85,6 @@ int	 vm_initramfs(const struct vm_kernel *k, const char *modules,
 int	 vm_signatures_enforced(const struct vm_kernel *k, const char *modules,
 	     const char *append);
 char	*vm_find_init(char **cause);
-
-/* vm-ab.c */
-int	 vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
-	     char **cause);
-void	 vm_ab_name_kernel_reports(const char *parent,
-	     const char *const labels[2], long boots);
 
 /* vm.c */
 char	*vm_file_tail(const char *path, size_t size);

@@ -19,7 +19,7 @@ AM_TESTS_ENVIRONMENT = \
 	export top_srcdir top_builddir REGIONBENCH FIXTURES TESTDATA;
 
 TEST_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS) -I$(top_srcdir)/tests
-TEST_ARCHIVES = bench/libbench.a analyze/libanalyze.a \
+TEST_ARCHIVES = bench/libbench.a vm/libvm.a analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a
 TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
@@ -359,7 +359,7 @@ TESTS += tests/t-summary tests/t-power tests/t-seed-table \
 TESTS += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/t-vm-ab
 check_PROGRAMS += tests/t-vm-ab
-tests_t_vm_ab_CFLAGS = $(TEST_CFLAGS)
+tests_t_vm_ab_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/vm
 tests_t_vm_ab_SOURCES = tests/t-vm-ab.c
 tests_t_vm_ab_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \

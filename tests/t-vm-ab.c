@@ -1,6 +1,6 @@
 /*
  * regionbench ab's naming of the boots whose guest kernel reported a bug
- * (lib/vm-ab.c), on boot directories as the A/B leaves them: each such
+ * (vm/vm-ab.c), on boot directories as the A/B leaves them: each such
  * boot of either side is named with its report, its side and its log;
  * boots beyond the A/B's count or without a readable vm.json are not.
  * The verdict on such a kernel is the gate's (analyze-gate.sh).
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "vm.h"
+#include "vm-ab.h"
 
 static char top[4096];
 

@@ -4,7 +4,8 @@
  * boot into PARENT/LABEL-N/run, then compares the two groups and gates B
  * against A with rules that judge region metrics only.  The boot is the
  * unit: one run per boot.  With nothing different between the sides it is
- * an A/A.  compare and gate are this program run again.
+ * an A/A.  compare, the report and the gate are analyze/'s, called here
+ * as the commands call them, so ab judges as the gate by hand does.
  */
 #include "config.h"
 
@@ -20,10 +21,17 @@
 
 #include <jansson.h>
 
+#include "chart.h"
+#include "compare-output.h"
+#include "data-find.h"
+#include "gate.h"
 #include "log.h"
-#include "vm.h"
+#include "output.h"
+#include "report.h"
+#include "store.h"
+#include "vm-ab.h"
 
-/* This program's own path. */
+/* This program's own path: the command the guests run. */
 static char *
 vm_ab_self(void)
 {
@@ -36,42 +44,13 @@ vm_ab_self(void)
 	return (xstrdup(exe));
 }
 
-/*
- * The VM rules: next to the program (an uninstalled build:
- * bench/suites/gate-rules-vm.ini), in $REGIONBENCH_DATADIR, or installed.
- */
-static char *
-vm_ab_rules(void)
-{
-	char *self = vm_ab_self(), *slash, *path;
-	const char *env = getenv("REGIONBENCH_DATADIR");
-
-	if ((slash = strrchr(self, '/')) != NULL) {
-		*slash = '\0';
-		path = xasprintf("%s/suites/gate-rules-vm.ini", self);
-		if (access(path, R_OK) == 0) {
-			free(self);
-			return (path);
-		}
-		free(path);
-	}
-	free(self);
-	if (env != NULL && *env != '\0') {
-		path = xasprintf("%s/gate-rules-vm.ini", env);
-		if (access(path, R_OK) == 0)
-			return (path);
-		free(path);
-	}
-	return (xstrdup(PKGDATADIR "/gate-rules-vm.ini"));
-}
-
 /* What every step of an A/B comparison needs. */
 struct vm_ab_state {
 	const struct vm_ab_settings *set;
 	const char	*labels[2];
 	char		*self;
 	char		*parent;	/* holds every LABEL-N */
-	char		*rules;
+	char		*rules;		/* the rules found, or NULL */
 	char		*suite;		/* made absolute, or NULL */
 	char		**runs[2];	/* run directories by side */
 };
@@ -194,84 +173,119 @@ vm_ab_boots(struct vm_ab_state *st, char **run_args, int nargs,
 	return (rc);
 }
 
-/*
- * Run regionbench CMD ARGS... A... B... (every run of both sides, grouped
- * by label); its failure only warns: the verdict is the gate's.
- */
-static void
-vm_ab_over_runs(struct vm_ab_state *st, const char *const *args)
+/* Every run of both sides, A's then B's: the paths compare and report take. */
+static char **
+vm_ab_all_runs(struct vm_ab_state *st, int *n)
 {
-	char **argv;
+	char **paths;
 	long i;
-	int s, n = 0;
+	int s;
 
-	argv = xcalloc(2 * st->set->boots + 12, sizeof *argv);
-	argv[n++] = st->self;
-	for (; *args != NULL; args++)
-		argv[n++] = (char *)*args;
+	paths = xcalloc(2 * st->set->boots + 1, sizeof *paths);
+	*n = 0;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < st->set->boots; i++)
-			argv[n++] = st->runs[s][i];
-	argv[n] = NULL;
-	if (vm_system(argv, NULL) != 0)
-		log_warnx("ab: %s failed", argv[1]);
-	free(argv);
+			paths[(*n)++] = st->runs[s][i];
+	return (paths);
 }
 
-/* compare, and report into PARENT/report.html: the two sides side by side. */
+/*
+ * compare --group-by label on stdout (control characters escaped, as
+ * compare prints them), and report into PARENT/report.html: the two sides
+ * side by side.  A failure of either only warns: the verdict is the
+ * gate's.
+ */
 static void
 vm_ab_compare(struct vm_ab_state *st)
 {
-	char *out = xasprintf("%s/report.html", st->parent);
-	const char *compare[] = { "compare", "--group-by", "label", NULL };
-	const char *report[] = { "report", "--group-by", "label", "--out",
-	    out, NULL };
+	struct compare_request req = {
+		.group_by = COMPARE_BY_LABEL,
+		.format = COMPARE_FORMAT_TEXT,
+		.test = COMPARE_WELCH,
+		.alpha = 0.05,
+		.unit = COMPARE_UNIT_BOOT,
+		.db = STORE_DEFAULT_URL,
+	};
+	char *out = xasprintf("%s/report.html", st->parent), *cause = NULL;
+	FILE *f;
 
-	vm_ab_over_runs(st, compare);
-	vm_ab_over_runs(st, report);
+	fflush(stdout);
+	req.paths = vm_ab_all_runs(st, &req.npaths);
+	if ((f = output_escape_open(stdout)) == NULL)
+		log_warnx("ab: compare failed: %s", strerror(errno));
+	else if (compare_run(f, &req, &cause) != 0) {
+		log_errorx("%s", cause);
+		free(cause);
+		cause = NULL;
+		fclose(f);
+		log_warnx("ab: compare failed");
+	} else if (fclose(f) != 0 || fflush(stdout) != 0)
+		log_warnx("ab: compare failed");
+	if (report_write(req.paths, req.npaths, COMPARE_BY_LABEL, out,
+	    &cause) != 0) {
+		log_errorx("%s", cause);
+		free(cause);
+		log_warnx("ab: report failed");
+	} else
+		printf("%s\n", out);
+	chart_cleanup();
+	free(req.paths);
 	free(out);
 }
 
 /*
- * Run regionbench gate --rules R --baseline A... --candidate B...; its
+ * The gate with the A/B's rules, --baseline A... --candidate B...: its
+ * checks printed and its reports written as the gate command does.  Its
  * verdict (0 or 1), or a negative exit code with a cause.
  */
 static int
 vm_ab_gate(struct vm_ab_state *st, char **cause)
 {
-	char **argv;
-	long i;
-	int s, rc, n = 0;
+	struct gate_request req = {
+		.rules = st->set->rules,
+		.correction = st->set->correction,
+		.baseline = st->runs[0],
+		.nbaseline = st->set->boots,
+		.candidate = st->runs[1],
+		.ncandidate = st->set->boots,
+		.test = COMPARE_WELCH,
+		.unit = COMPARE_UNIT_BOOT,
+		.db = STORE_DEFAULT_URL,
+	};
+	struct gate_outcome out;
+	char *why = NULL;
+	int rc;
 
-	argv = xcalloc(4 * st->set->boots + 16, sizeof *argv);
-	argv[n++] = st->self;
-	argv[n++] = "gate";
-	argv[n++] = "--rules";
-	argv[n++] = st->rules;
-	if (st->set->correction != NULL) {
-		argv[n++] = "--correction";
-		argv[n++] = st->set->correction;
+	if (req.rules == NULL && (req.rules = st->rules = data_find(
+	    "gate-rules-vm.ini", &why)) == NULL) {
+		log_errorx("gate: %s (give --rules FILE)", why);
+		free(why);
+		return (fail_with(cause, RB_EXIT_INPUT, "ab: gate could not "
+		    "judge the runs in %s", st->parent));
 	}
-	if (st->set->junit != NULL) {
-		argv[n++] = "--junit";
-		argv[n++] = st->set->junit;
+	if ((rc = gate_run(&req, &out, &why)) == 0 &&
+	    (gate_outcome_print(stdout, &out, 0) != 0 ||
+	    fflush(stdout) != 0))
+		rc = fail_with(&why, RB_EXIT_ENV, "stdout: write failed");
+	if (rc == 0 && st->set->junit != NULL)
+		rc = gate_outcome_report(&out, st->set->junit,
+		    gate_write_junit, &why);
+	if (rc == 0 && st->set->markdown != NULL)
+		rc = gate_outcome_report(&out, st->set->markdown,
+		    gate_write_markdown, &why);
+	if (rc == 0) {
+		if (out.note != NULL)
+			log_warnx("%s", out.note);
+		rc = out.exit_code;
+	} else {
+		log_errorx("%s", why);
+		free(why);
+		rc = -rc;
 	}
-	if (st->set->markdown != NULL) {
-		argv[n++] = "--markdown";
-		argv[n++] = st->set->markdown;
-	}
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < st->set->boots; i++) {
-			argv[n++] = s == 0 ? "--baseline" : "--candidate";
-			argv[n++] = st->runs[s][i];
-		}
-	}
-	argv[n] = NULL;
-	rc = vm_system(argv, NULL);
-	if (rc < 0 || rc > 1)
-		rc = fail_with(cause, rc < 0 ? RB_EXIT_ENV : rc, "ab: gate "
-		    "could not judge the runs in %s", st->parent);
-	free(argv);
+	gate_outcome_free(&out);
+	if (rc > 1)
+		rc = fail_with(cause, rc, "ab: gate could not judge the runs "
+		    "in %s", st->parent);
 	return (rc);
 }
 
@@ -335,7 +349,6 @@ vm_ab(const struct vm_ab_settings *set, char **run_args, int nargs,
 		    "--label-b must differ and hold no '/'"));
 	st.self = vm_ab_self();
 	st.parent = vm_ab_parent(set);
-	st.rules = set->rules != NULL ? xstrdup(set->rules) : vm_ab_rules();
 	/* The guest runs in DIR: a suite file named relative to here must
 	 * travel as an absolute path. */
 	if (nargs > 0 && run_args[0][0] != '/' &&
