@@ -26,8 +26,8 @@
 #define CMP_RIGHT	190.0
 #define CMP_NMETRICS	3
 
-static const char *const cmp_metrics[CMP_NMETRICS] = {
-	"spread_index", "active_regions", "empty_bytes"
+static const enum metric_id cmp_metrics[CMP_NMETRICS] = {
+	METRIC_SPREAD_INDEX, METRIC_ACTIVE_REGIONS, METRIC_EMPTY_BYTES
 };
 
 /* One group reduced to a mean line and band per metric. */
@@ -96,7 +96,8 @@ group_reduce(const struct compare_group *cg, struct cmp_data *d,
 		g->hi[m] = xcalloc(g->n, sizeof *g->hi[m]);
 		for (k = 0; k < g->n; k++) {
 			for (nx = 0, i = 0; i < cg->nruns; i++) {
-				s = metrics_find(runs[i].m, cmp_metrics[m]);
+				s = metrics_find(runs[i].m,
+				    metric_defs[cmp_metrics[m]].name);
 				if (s == NULL)
 					continue;
 				chart_time_range(runs[i].res, &t0, &t1);

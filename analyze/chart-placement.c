@@ -50,13 +50,14 @@ placement_shares(const struct chart_run *run, int wl,
 {
 	const struct results *res = run->res;
 	const struct metric_series *s;
-	char name[256];
+	char *name;
 	int i, r, nr = res->nregions;
 
 	for (r = 0; r < nr; r++) {
-		snprintf(name, sizeof name, "placement.%s.share.%s",
-		    res->workloads[wl], res->regions[r].name);
+		name = metric_name(METRIC_PLACEMENT_SHARE, res->workloads[wl],
+		    res->regions[r].name);
 		s = metrics_find(run->m, name);
+		free(name);
 		for (i = 0; i < n; i++)
 			v[(size_t)i * nr + r] = s != NULL ?
 			    s->v[mo[i].index] : NAN;

@@ -233,6 +233,7 @@ const struct chart_def chart_power_states_def = {
 	.input = CHART_RUN,
 	.absent = ps_absent,
 	.opt_in = 1,
+	.apart = 1,
 	.size = ps_size,
 	.draw = ps_draw,
 };

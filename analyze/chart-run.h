@@ -83,6 +83,9 @@ struct chart_def {
 	const char	*(*absent)(const void *data);
 	/* Its data is recorded only on request: see CHART_QUIET_OPT_IN. */
 	int		 opt_in;
+	/* The report shows it in a section of its own, beside the table
+	 * of the same figures, not among the other charts. */
+	int		 apart;
 	void		 (*size)(const void *data, double *w, double *h);
 	void		 (*draw)(cairo_t *cr, double w, double h,
 			     const void *data);

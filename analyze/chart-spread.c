@@ -21,7 +21,7 @@
 
 /* One line of a panel. */
 struct spread_line {
-	const char	*series;
+	enum metric_id	 series;
 	const char	*name;
 	int		 colour;
 	int		 dashed;
@@ -32,7 +32,7 @@ spread_absent(const void *data)
 {
 	const struct chart_run *run = data;
 
-	return (metrics_find(run->m, "spread_index") == NULL ?
+	return (metrics_find(run->m, METRIC_NAME(SPREAD_INDEX)) == NULL ?
 	    "no spread_index series" : NULL);
 }
 
@@ -95,7 +95,8 @@ panel_lines(cairo_t *cr, const struct chart_run *run,
 	int i, k;
 
 	for (i = 0; i < n; i++) {
-		if ((s = metrics_find(run->m, lines[i].series)) == NULL)
+		if ((s = metrics_find(run->m,
+		    metric_defs[lines[i].series].name)) == NULL)
 			continue;
 		v = xcalloc(s->times->n, sizeof *v);
 		for (k = 0; k < s->times->n; k++)
@@ -111,15 +112,15 @@ static void
 spread_draw(cairo_t *cr, double w, double h, const void *data)
 {
 	static const struct spread_line l_spread[] = {
-		{ "spread_index", "spread index", 0, 0 },
+		{ METRIC_SPREAD_INDEX, "spread index", 0, 0 },
 	};
 	static const struct spread_line l_regions[] = {
-		{ "active_regions", "active", 1, 0 },
-		{ "empty_regions", "empty", 2, 0 },
-		{ "ideal_regions", "ideal (fewest)", 0, 1 },
+		{ METRIC_ACTIVE_REGIONS, "active", 1, 0 },
+		{ METRIC_EMPTY_REGIONS, "empty", 2, 0 },
+		{ METRIC_IDEAL_REGIONS, "ideal (fewest)", 0, 1 },
 	};
 	static const struct spread_line l_bytes[] = {
-		{ "empty_bytes", "empty memory", 2, 0 },
+		{ METRIC_EMPTY_BYTES, "empty memory", 2, 0 },
 	};
 	const struct chart_run *run = data;
 	const struct results *res = run->res;
@@ -140,7 +141,7 @@ spread_draw(cairo_t *cr, double w, double h, const void *data)
 		chart_time_range(res, &p[i].x0, &p[i].x1);
 		p[i].y0 = 0;
 	}
-	max = series_max(metrics_find(run->m, "spread_index"));
+	max = series_max(metrics_find(run->m, METRIC_NAME(SPREAD_INDEX)));
 	p[0].y1 = fmax(2, ceil(max * 1.15 * 2) / 2);
 	p[1].y1 = res->nregions + 0.5;
 	for (i = 0; i < res->nregions; i++)

@@ -355,6 +355,7 @@ svg_append(const struct chart_def *def, const void *data,
 		return (rc);
 	c->name = xstrdup(def->name);
 	c->title = xstrdup(def->title);
+	c->apart = def->apart;
 	(*count)++;
 	return (0);
 }

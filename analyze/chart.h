@@ -24,13 +24,15 @@
  */
 #define CHART_QUIET_OPT_IN	0x4u
 
-/* The power-states chart, which the report shows in a section of its own. */
+/* The power-states chart (apart: the report shows it in its own section). */
 #define CHART_POWER_STATES	"power-states"
 
 /* One chart rendered into memory as SVG (for the report). */
 struct chart_svg {
 	char		*name;		/* "heatmap", "spread", ... */
 	char		*title;		/* what it shows, for a caption */
+	int		 apart;		/* the report shows it in its own
+					   section (chart_def.apart) */
 	char		*data;		/* the SVG document */
 	size_t		 len;
 };

@@ -153,7 +153,7 @@ compare_key_shown(const struct compare_set *set, const struct compare_key *k,
 		return (1);
 	if (!metrics_compare_shown(k->metric, k->unit, k->headline))
 		return (0);
-	if (strncmp(k->metric, "placement.", 10) != 0)
+	if (metric_lookup(k->metric) != &metric_defs[METRIC_PLACEMENT_REGIONS])
 		return (1);
 	for (g = 0; g < set->ngroups; g++) {
 		if (cells[g].desc.n > 0 && cells[g].desc.mean != 0)

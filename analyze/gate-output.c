@@ -181,7 +181,7 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 		else
 			fprintf(f, "%+.6g", r[i].cand_mean - r[i].base_mean);
 		fprintf(f, " | %s (better %s) | ", limit,
-		    r[i].rule->better_lower ? "lower" : "higher");
+		    gate_better_word(&r[i]));
 		if (r[i].tested && !isnan(r[i].p_adjusted))
 			fprintf(f, "%.3g (Holm %.3g) |\n", r[i].p,
 			    r[i].p_adjusted);
@@ -281,8 +281,7 @@ gate_json_check(const struct gate_result *r)
 	    r->reason : ""));
 	json_object_set_new(c, "mean", json_string(rule->harmonic ?
 	    "harmonic" : "arithmetic"));
-	json_object_set_new(c, "better", json_string(rule->better_lower ?
-	    "lower" : "higher"));
+	json_object_set_new(c, "better", json_string(gate_better_word(r)));
 	json_object_set_new(c, "allowed", json_string(limit));
 	json_object_set_new(c, "n_baseline", r->key != NULL || r->judged ?
 	    json_integer(r->nbase) : json_null());

@@ -1,7 +1,8 @@
 /*
  * The gate's rules file: an INI file read with libinih, one [section] per
  * rule plus the [gate] and [data_quality] sections.  Every rule needs
- * better= and max_change=; an unknown key or a bad value is an error
+ * max_change=; without better= a rule takes the direction each metric has
+ * in METRIC_LIST (analyze/metric-list.h); an unknown key or a bad value is an error
  * naming the file, its line and what was expected.
  */
 #include "config.h"
@@ -275,7 +276,10 @@ rules_handler(void *user, const char *section, const char *name,
 	    "mean)", name));
 }
 
-/* Load a rules file; every rule needs better= and max_change=. */
+/*
+ * Load a rules file; every rule needs max_change= (better= defaults to
+ * the direction of each metric it matches).
+ */
 int
 gate_rules_load(const char *path, struct gate_rules *rules, char **cause)
 {
@@ -302,10 +306,11 @@ gate_rules_load(const char *path, struct gate_rules *rules, char **cause)
 	}
 	for (i = 0; i < rules->n; i++) {
 		r = &rules->rules[i];
-		if (r->better_lower < 0 || isnan(r->max_change)) {
+		if (isnan(r->max_change)) {
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s: rule [%s] "
-			    "needs both better = lower|higher and max_change "
-			    "= N or N%%", path, r->name);
+			    "needs max_change = N or N%% (and better = "
+			    "lower|higher unless its metrics have a direction)",
+			    path, r->name);
 			gate_rules_free(rules);
 			return (rc);
 		}

@@ -108,7 +108,7 @@ gate_measure(const struct gate_rule *rule, const double *vb,
 	res->tested = cell.tested;
 	res->p = cell.p;
 	res->worse = res->unchanged ? 0 : res->cand_mean - res->base_mean;
-	if (!rule->better_lower)
+	if (!res->better_lower)
 		res->worse = -res->worse;
 	res->worse_pct = res->base_mean != 0 ? res->worse /
 	    fabs(res->base_mean) * 100 : (res->worse == 0 ? 0 :
@@ -178,8 +178,8 @@ gate_judged_message(const struct gate_rule *rule,
 	    "%s", res->failed ? "FAIL" : "pass", key->metric, key->phase,
 	    rule->harmonic ? "Hmean" : "Amean", res->base_mean, res->nbase,
 	    res->cand_mean, res->ncand, res->worse > 0 ? "worse" :
-	    "better or equal", fabs(res->worse_pct), limit, rule->better_lower ?
-	    "lower" : "higher", pbuf, why);
+	    "better or equal", fabs(res->worse_pct), limit,
+	    gate_better_word(res), pbuf, why);
 }
 
 /*
@@ -193,9 +193,19 @@ gate_measure_key(const struct gate_rule *rule, const struct compare_set *set,
 {
 	const struct compare_group *gb = &set->groups[0];
 	const struct compare_group *gc = &set->groups[1];
+	enum metrics_better better;
 	double *vb, *vc;
 	int bad;
 
+	if (res->better_lower < 0) {
+		better = metrics_better(key->metric, key->unit);
+		if (better == METRICS_BETTER_NONE) {
+			gate_unjudged(res, "the rule has no better = and %s "
+			    "has no better direction", key->metric);
+			return;
+		}
+		res->better_lower = better == METRICS_BETTER_LOWER;
+	}
 	vb = xcalloc(gb->nruns + 1, sizeof *vb);
 	vc = xcalloc(gc->nruns + 1, sizeof *vc);
 	bad = gate_values(rule, set, gb, key, vb, &res->nbase) != 0;
@@ -206,6 +216,18 @@ gate_measure_key(const struct gate_rule *rule, const struct compare_set *set,
 		gate_measure(rule, vb, vc, test, res);
 	free(vb);
 	free(vc);
+}
+
+/*
+ * Which way the check of a result is better: its rule's better =, else
+ * its metric's direction in METRIC_LIST ("unknown" before one is known).
+ */
+const char *
+gate_better_word(const struct gate_result *res)
+{
+	if (res->better_lower < 0)
+		return ("unknown");
+	return (res->better_lower ? "lower" : "higher");
 }
 
 /* Is a result measured and waiting for its verdict? */
@@ -258,6 +280,7 @@ gate_add(struct gate_result **res, int *n, const struct gate_rule *rule,
 	memset(r, 0, sizeof *r);
 	r->rule = rule;
 	r->key = key;
+	r->better_lower = rule->better_lower;
 	r->p = NAN;
 	r->p_adjusted = NAN;
 	return (r);

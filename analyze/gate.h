@@ -16,7 +16,7 @@ struct gate_rule {
 	char		*metric;	/* fnmatch pattern; default: name */
 	char		*phase;		/* pattern; default "*" */
 	char		*unit;		/* pattern; default "*" */
-	int		 better_lower;	/* -1 until set */
+	int		 better_lower;	/* -1: the metric's (METRIC_LIST) */
 	double		 max_change;	/* NAN until set */
 	int		 percent;	/* max_change is a percentage */
 	int		 require_significance;
@@ -57,6 +57,7 @@ struct gate_result {
 	const struct gate_rule	*rule;
 	const struct compare_key *key;	/* NULL: matched nothing */
 	int			 judged;	/* 0: no verdict, see message */
+	int			 better_lower;	/* the rule's or the metric's */
 	int			 nbase;		/* values per side */
 	int			 ncand;
 	double			 base_mean;	/* arithmetic or harmonic */
@@ -95,6 +96,7 @@ void	 gate_count(const struct gate_result *r, int n,
 	     struct gate_counts *c);
 const char *gate_outcome(const struct gate_counts *c);
 void	 gate_results_free(struct gate_result *r, int n);
+const char *gate_better_word(const struct gate_result *res);
 void	 gate_limit_text(const struct gate_rule *rule, char *buf,
 	     size_t len);
 /* What the gate is asked to judge (the gate command's options). */

@@ -7,6 +7,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
 	analyze/results-csv.c analyze/results-csv.h \
 	analyze/metrics.c analyze/metrics.h \
+	analyze/metric-list.c analyze/metric-list.h \
 	analyze/summary.c analyze/summary.h \
 	analyze/quality.c analyze/quality.h \
 	analyze/power.c analyze/power.h \

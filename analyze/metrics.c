@@ -27,27 +27,23 @@ metrics_options_default(struct metrics_options *opt)
 	opt->referenced_min_bytes = 4 << 20;
 }
 
-/* Add a series of n points and return its value array (NAN-filled). */
+/*
+ * Add a series of metric id (its parts, when its name has any) with a
+ * point per time of times and return its value array (NAN-filled).
+ */
 static double *
 series_add(struct metrics *m, const struct results_times *times,
-    const char *unit, int headline, const char *fmt, ...) RB_PRINTF(5, 6);
-
-static double *
-series_add(struct metrics *m, const struct results_times *times,
-    const char *unit, int headline, const char *fmt, ...)
+    enum metric_id id, const char *part1, const char *part2)
 {
 	struct metric_series *s;
-	va_list ap;
 	int i;
 
 	m->series = xreallocarray(m->series, m->nseries + 1,
 	    sizeof *m->series);
 	s = &m->series[m->nseries++];
-	va_start(ap, fmt);
-	s->name = xvasprintf(fmt, ap);
-	va_end(ap);
-	s->unit = unit;
-	s->headline = headline;
+	s->name = metric_name(id, part1, part2);
+	s->unit = metric_defs[id].unit;
+	s->headline = metric_defs[id].headline;
 	s->times = times;
 	s->v = xmalloc((times->n > 0 ? times->n : 1) * sizeof *s->v);
 	for (i = 0; i < times->n; i++)
@@ -75,7 +71,8 @@ static void
 metrics_used_pages(struct metrics *m)
 {
 	const struct results *res = m->res;
-	double *v = series_add(m, &res->samples, "pages", 1, "used_pages");
+	double *v = series_add(m, &res->samples, METRIC_USED_PAGES, NULL,
+	    NULL);
 	uint64_t used;
 	size_t at;
 	int s, r;
@@ -106,15 +103,15 @@ metrics_regions(struct metrics *m)
 	uint64_t *sorted;
 	int s;
 
-	active_v = series_add(m, tm, "regions", 1, "active_regions");
-	empty_v = series_add(m, tm, "regions", 1, "empty_regions");
-	bytes_v = series_add(m, tm, "bytes", 1, "empty_bytes");
-	ideal_v = series_add(m, tm, "regions", 1, "ideal_regions");
-	spread_v = series_add(m, tm, "ratio", 1, "spread_index");
+	active_v = series_add(m, tm, METRIC_ACTIVE_REGIONS, NULL, NULL);
+	empty_v = series_add(m, tm, METRIC_EMPTY_REGIONS, NULL, NULL);
+	bytes_v = series_add(m, tm, METRIC_EMPTY_BYTES, NULL, NULL);
+	ideal_v = series_add(m, tm, METRIC_IDEAL_REGIONS, NULL, NULL);
+	spread_v = series_add(m, tm, METRIC_SPREAD_INDEX, NULL, NULL);
 	/* Only runs with sampled scans have regions neither proven. */
 	if (res->partial != NULL)
-		unproven_v = series_add(m, tm, "regions", 1,
-		    "unproven_regions");
+		unproven_v = series_add(m, tm, METRIC_UNPROVEN_REGIONS,
+		    NULL, NULL);
 	sorted = xcalloc(res->nregions + 1, sizeof *sorted);
 	for (s = 0; s < tm->n; s++) {
 		present = res->present + (size_t)s * res->nregions;
@@ -158,8 +155,8 @@ metrics_unmovable_used(struct metrics *m)
 
 	if (res->cls[RESULTS_SLAB] == NULL)
 		return;
-	v = series_add(m, &res->samples, "regions", 1,
-	    "unmovable_used_regions");
+	v = series_add(m, &res->samples, METRIC_UNMOVABLE_USED_REGIONS,
+	    NULL, NULL);
 	for (s = 0; s < res->samples.n; s++) {
 		unmov = 0;
 		for (r = 0; r < res->nregions; r++) {
@@ -192,8 +189,8 @@ metrics_occupancy(struct metrics *m)
 	m->state = xcalloc((size_t)tm->n * res->nregions + 1, 1);
 	occ_v = xcalloc(res->nregions + 1, sizeof *occ_v);
 	for (r = 0; r < res->nregions; r++)
-		occ_v[r] = series_add(m, tm, "ratio", 0, "occupancy.%s",
-		    res->regions[r].name);
+		occ_v[r] = series_add(m, tm, METRIC_OCCUPANCY,
+		    res->regions[r].name, NULL);
 	for (s = 0; s < tm->n; s++) {
 		for (r = 0; r < res->nregions; r++) {
 			at = (size_t)s * res->nregions + r;
@@ -322,10 +319,15 @@ metrics_power_state(enum region_state st, int referenced)
 static void
 metrics_references(struct metrics *m)
 {
-	static const char *const names[METRICS_POWER_NSTATES] = {
-		[METRICS_POWER_OFF] = "off",
-		[METRICS_POWER_SELF_REFRESH] = "self_refresh",
-		[METRICS_POWER_ON] = "on",
+	static const enum metric_id shares[METRICS_POWER_NSTATES] = {
+		[METRICS_POWER_OFF] = METRIC_STATE_OFF_SHARE,
+		[METRICS_POWER_SELF_REFRESH] = METRIC_STATE_SELF_REFRESH_SHARE,
+		[METRICS_POWER_ON] = METRIC_STATE_ON_SHARE,
+	};
+	static const enum metric_id bytes_ids[METRICS_POWER_NSTATES] = {
+		[METRICS_POWER_OFF] = METRIC_STATE_OFF_BYTES,
+		[METRICS_POWER_SELF_REFRESH] = METRIC_STATE_SELF_REFRESH_BYTES,
+		[METRICS_POWER_ON] = METRIC_STATE_ON_BYTES,
 	};
 	const struct results *res = m->res;
 	const struct results_times *tm = &res->samples;
@@ -339,14 +341,13 @@ metrics_references(struct metrics *m)
 
 	if (res->references.n == 0)
 		return;
-	ref_v = series_add(m, tm, "regions", 1, "referenced_regions");
-	idle_v = series_add(m, tm, "regions", 1, "idle_allocated_regions");
+	ref_v = series_add(m, tm, METRIC_REFERENCED_REGIONS, NULL, NULL);
+	idle_v = series_add(m, tm, METRIC_IDLE_ALLOCATED_REGIONS, NULL,
+	    NULL);
 	for (k = METRICS_POWER_OFF; k < METRICS_POWER_NSTATES; k++)
-		share_v[k] = series_add(m, tm, "ratio", 1, "state_%s_share",
-		    names[k]);
+		share_v[k] = series_add(m, tm, shares[k], NULL, NULL);
 	for (k = METRICS_POWER_OFF; k < METRICS_POWER_NSTATES; k++)
-		bytes_v[k] = series_add(m, tm, "bytes", 0, "state_%s_bytes",
-		    names[k]);
+		bytes_v[k] = series_add(m, tm, bytes_ids[k], NULL, NULL);
 	m->power = xcalloc((size_t)tm->n * res->nregions + 1, 1);
 	window = metrics_references_window(res);
 	for (s = 0; s < tm->n; s++) {
@@ -403,11 +404,11 @@ metrics_buddy(struct metrics *m)
 
 	if (tm->n == 0)
 		return;
-	all_v = series_add(m, tm, "ratio", 1, "usable_free_share");
+	all_v = series_add(m, tm, METRIC_USABLE_FREE_SHARE, NULL, NULL);
 	reg_v = xcalloc(res->nregions, sizeof *reg_v);
 	for (r = 0; r < res->nregions; r++)
-		reg_v[r] = series_add(m, tm, "ratio", 0,
-		    "usable_free_share.%s", res->regions[r].name);
+		reg_v[r] = series_add(m, tm, METRIC_USABLE_FREE_SHARE_REGION,
+		    res->regions[r].name, NULL);
 	for (s = 0; s < tm->n; s++) {
 		free_all = high_all = 0;
 		for (r = 0; r < res->nregions; r++) {
@@ -442,7 +443,7 @@ metrics_pageblocks(struct metrics *m)
 
 	if (tm->n == 0)
 		return;
-	v = series_add(m, tm, "regions", 1, "unmovable_regions");
+	v = series_add(m, tm, METRIC_UNMOVABLE_REGIONS, NULL, NULL);
 	for (s = 0; s < tm->n; s++) {
 		for (n = 0, r = 0; r < res->nregions; r++)
 			n += res->pb_unmovable[(size_t)s * res->nregions + r] >
@@ -466,14 +467,13 @@ metrics_placement(struct metrics *m)
 		return;
 	share_v = xcalloc(res->nregions, sizeof *share_v);
 	for (w = 0; w < res->nworkloads; w++) {
-		regions_v = series_add(m, tm, "regions", 1,
-		    "placement.%s.regions", res->workloads[w]);
-		pages_v = series_add(m, tm, "pages", 0, "placement.%s.pages",
-		    res->workloads[w]);
+		regions_v = series_add(m, tm, METRIC_PLACEMENT_REGIONS,
+		    res->workloads[w], NULL);
+		pages_v = series_add(m, tm, METRIC_PLACEMENT_PAGES,
+		    res->workloads[w], NULL);
 		for (r = 0; r < res->nregions; r++)
-			share_v[r] = series_add(m, tm, "ratio", 0,
-			    "placement.%s.share.%s", res->workloads[w],
-			    res->regions[r].name);
+			share_v[r] = series_add(m, tm, METRIC_PLACEMENT_SHARE,
+			    res->workloads[w], res->regions[r].name);
 		for (s = 0; s < tm->n; s++) {
 			p = res->placement_pages + ((size_t)s *
 			    res->nworkloads + w) * res->nregions;
@@ -622,12 +622,25 @@ metrics_ends_with(const char *metric, const char *suffix)
 }
 
 /*
+ * How a metric is shown: its row of METRIC_LIST, or a series reduced
+ * like the list's for a name the list does not hold.
+ */
+static enum metric_shown
+metrics_shown_as(const char *metric)
+{
+	const struct metric_def *d = metric_lookup(metric);
+
+	return (d != NULL ? d->shown : METRIC_SHOWN_REDUCED);
+}
+
+/*
  * The one rule for which summary metrics the human-readable outputs
- * (analyze tables, compare tables, the report) show.  Every metric is in
- * summary.csv and the JSON outputs whatever this says.  Headline figures
- * are the time-weighted mean and final value of headline series, the
- * phase duration, workload figures and power-model estimates; brief keeps
- * only the rates of workload figures.
+ * (analyze tables, compare tables, the report) show, from each metric's
+ * visibility in METRIC_LIST.  Every metric is in summary.csv and the JSON
+ * outputs whatever this says.  Headline figures are the time-weighted
+ * mean and final value of headline series, whole rows (the phase
+ * duration, power-model estimates) and workload figures; brief keeps only
+ * the rates of workload figures.
  */
 int
 metrics_shown(const char *metric, int headline, enum metrics_detail detail)
@@ -636,12 +649,17 @@ metrics_shown(const char *metric, int headline, enum metrics_detail detail)
 		return (1);
 	if (!headline)
 		return (0);
-	if (strncmp(metric, "workload.", 9) == 0)
+	switch (metrics_shown_as(metric)) {
+	case METRIC_SHOWN_RATES:
 		return (detail != METRICS_BRIEF ||
 		    metrics_ends_with(metric, "_per_s"));
-	if (strncmp(metric, "power_model.", 12) == 0 ||
-	    strcmp(metric, "duration_s") == 0)
+	case METRIC_SHOWN_WHOLE:
 		return (1);
+	case METRIC_SHOWN_NEVER:
+		return (0);
+	case METRIC_SHOWN_REDUCED:
+		break;
+	}
 	return (metrics_ends_with(metric, ".twmean") ||
 	    metrics_ends_with(metric, ".final"));
 }
@@ -658,8 +676,8 @@ metrics_is_reduction(const char *metric)
 	};
 	size_t i;
 
-	if (strncmp(metric, "workload.", 9) == 0 ||
-	    strncmp(metric, "power_model.", 12) == 0)
+	if (metrics_shown_as(metric) == METRIC_SHOWN_RATES ||
+	    metrics_shown_as(metric) == METRIC_SHOWN_WHOLE)
 		return (0);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (metrics_ends_with(metric, names[i]))
@@ -670,19 +688,26 @@ metrics_is_reduction(const char *metric)
 
 /*
  * compare's headline set, what its text and markdown tables show without
- * --all: the time-weighted mean of headline series, the phase duration,
- * the power-model estimates and the workload rates, about 15 rows a phase.
+ * --all: the time-weighted mean of headline series, the whole rows (the
+ * phase duration, the power-model estimates) and the workload rates,
+ * about 15 rows a phase.
  */
 int
 metrics_compare_shown(const char *metric, const char *unit, int headline)
 {
 	if (!headline)
 		return (0);
-	if (strncmp(metric, "workload.", 9) == 0)
+	switch (metrics_shown_as(metric)) {
+	case METRIC_SHOWN_RATES:
 		return (metrics_is_rate(metric, unit));
-	return (strncmp(metric, "power_model.", 12) == 0 ||
-	    strcmp(metric, "duration_s") == 0 ||
-	    metrics_ends_with(metric, ".twmean"));
+	case METRIC_SHOWN_WHOLE:
+		return (1);
+	case METRIC_SHOWN_NEVER:
+		return (0);
+	case METRIC_SHOWN_REDUCED:
+		break;
+	}
+	return (metrics_ends_with(metric, ".twmean"));
 }
 
 /* Is a metric a rate (per second), whose mean is the harmonic one? */
@@ -696,54 +721,23 @@ metrics_is_rate(const char *metric, const char *unit)
 }
 
 /*
- * Which way a summary metric is better (docs/metrics.md): fewer active,
- * unmovable, placement or referenced regions and a lower spread index;
- * more empty regions, empty bytes and usable free memory; fewer regions
- * on and more off; workload rates higher, workload times and OOM kills
- * lower, power saved higher.  Sizes, counts of samples, the ideal region
- * count and the self-refresh share (it grows from on and from off alike)
- * are context: neither.
+ * Which way a summary metric is better (docs/metrics.md), as METRIC_LIST
+ * says; workload figures by their unit: rates higher, times and OOM kills
+ * lower.  A name the list does not hold is context: neither.
  */
 enum metrics_better
 metrics_better(const char *metric, const char *unit)
 {
-	static const struct {
-		const char		*prefix;
-		enum metrics_better	 better;
-	} series[] = {
-		{ .prefix = "spread_index.", .better = METRICS_BETTER_LOWER },
-		{ .prefix = "active_regions.", .better = METRICS_BETTER_LOWER },
-		{ .prefix = "unmovable_used_regions.",
-		  .better = METRICS_BETTER_LOWER },
-		{ .prefix = "unmovable_regions.",
-		  .better = METRICS_BETTER_LOWER },
-		{ .prefix = "empty_regions.", .better = METRICS_BETTER_HIGHER },
-		{ .prefix = "empty_bytes.", .better = METRICS_BETTER_HIGHER },
-		{ .prefix = "usable_free_share.",
-		  .better = METRICS_BETTER_HIGHER },
-		{ .prefix = "power_model.", .better = METRICS_BETTER_HIGHER },
-		{ .prefix = "referenced_regions.",
-		  .better = METRICS_BETTER_LOWER },
-		{ .prefix = "state_off_", .better = METRICS_BETTER_HIGHER },
-		{ .prefix = "state_on_", .better = METRICS_BETTER_LOWER },
-	};
-	size_t i;
+	const struct metric_def *d = metric_lookup(metric);
 
-	for (i = 0; i < sizeof series / sizeof series[0]; i++) {
-		if (strncmp(metric, series[i].prefix,
-		    strlen(series[i].prefix)) == 0)
-			return (series[i].better);
-	}
-	if (strncmp(metric, "placement.", 10) == 0 &&
-	    strstr(metric, ".regions.") != NULL)
+	if (d == NULL)
+		return (METRICS_BETTER_NONE);
+	if (d->better != METRICS_BETTER_BY_UNIT)
+		return (d->better);
+	if (metrics_is_rate(metric, unit))
+		return (METRICS_BETTER_HIGHER);
+	if (strcmp(unit, "s") == 0 || metrics_ends_with(metric, ".oom_kills"))
 		return (METRICS_BETTER_LOWER);
-	if (strncmp(metric, "workload.", 9) == 0) {
-		if (metrics_is_rate(metric, unit))
-			return (METRICS_BETTER_HIGHER);
-		if (strcmp(unit, "s") == 0 ||
-		    metrics_ends_with(metric, ".oom_kills"))
-			return (METRICS_BETTER_LOWER);
-	}
 	return (METRICS_BETTER_NONE);
 }
 
@@ -766,12 +760,22 @@ summary_add(struct summary *sum, int phase, const char *unit, int headline,
 	row->headline = headline;
 }
 
+/* Append the summary row of a metric of METRIC_LIST without parts. */
+void
+summary_add_metric(struct summary *sum, int phase, enum metric_id id,
+    double value)
+{
+	summary_add(sum, phase, metric_defs[id].unit,
+	    metric_defs[id].headline, value, "%s", metric_defs[id].name);
+}
+
 /* Workload figures of one phase: "total" rows, else the sum of threads. */
 static void
 summarize_workloads(const struct results *res, int phase, struct summary *sum)
 {
 	const struct results_workload_row *w, *x;
 	double total;
+	char *name;
 	int i, j, seen, has_total;
 
 	for (i = 0; i < res->nwl_rows; i++) {
@@ -802,8 +806,10 @@ summarize_workloads(const struct results *res, int phase, struct summary *sum)
 			} else if (!has_total)
 				total += x->value;
 		}
-		summary_add(sum, phase, w->unit, 1, total, "workload.%s.%s",
-		    w->workload, w->metric);
+		name = metric_name(METRIC_WORKLOAD, w->workload, w->metric);
+		summary_add(sum, phase, w->unit,
+		    metric_defs[METRIC_WORKLOAD].headline, total, "%s", name);
+		free(name);
 	}
 }
 
@@ -817,11 +823,9 @@ summarize_quality(const struct results *res, int phase, struct summary *sum)
 	struct quality q;
 
 	quality_phase(res, phase, &q);
-	summary_add(sum, phase, "overruns", 0, q.overruns, "%s",
-	    QUALITY_OVERRUNS);
-	summary_add(sum, phase, "s", 0, q.max_gap_s, "%s", QUALITY_MAX_GAP);
-	summary_add(sum, phase, "pages", 0, q.kpf_error, "%s",
-	    QUALITY_KPF_ERROR);
+	summary_add_metric(sum, phase, METRIC_QUALITY_OVERRUNS, q.overruns);
+	summary_add_metric(sum, phase, METRIC_QUALITY_MAX_GAP, q.max_gap_s);
+	summary_add_metric(sum, phase, METRIC_QUALITY_KPF_ERROR, q.kpf_error);
 }
 
 /* Every reduction of every series, phase by phase, as summary rows. */
@@ -850,9 +854,9 @@ metrics_summarize(const struct metrics *m, struct summary *sum)
 			end = results_phase_end(res, p);
 			if (!isnan(end) && end > last)
 				last = end;
-			summary_add(sum, p, "samples", 1, n, "samples");
-			summary_add(sum, p, "s", 1, last - first,
-			    "duration_s");
+			summary_add_metric(sum, p, METRIC_SAMPLES, n);
+			summary_add_metric(sum, p, METRIC_DURATION_S,
+			    last - first);
 			summarize_quality(res, p, sum);
 		}
 		for (i = 0; i < m->nseries; i++) {

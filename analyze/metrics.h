@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "log.h"
+#include "metric-list.h"
 #include "region-metrics.h"
 #include "results.h"
 
@@ -95,13 +96,6 @@ enum metrics_detail {
 	METRICS_ALL,		/* every metric */
 };
 
-/* Which way a metric is better. */
-enum metrics_better {
-	METRICS_BETTER_NONE,	/* neither: context, not a score */
-	METRICS_BETTER_LOWER,
-	METRICS_BETTER_HIGHER,
-};
-
 void	 metrics_options_default(struct metrics_options *opt);
 int	 metrics_shown(const char *metric, int headline,
 	     enum metrics_detail detail);
@@ -123,6 +117,8 @@ void	 metrics_summarize(const struct metrics *m, struct summary *sum);
 void	 summary_add(struct summary *sum, int phase, const char *unit,
 	     int headline, double value, const char *fmt, ...)
 	     RB_PRINTF(6, 7);
+void	 summary_add_metric(struct summary *sum, int phase,
+	     enum metric_id id, double value);
 void	 summary_free(struct summary *sum);
 int	 metrics_point_at(const struct results_times *tm, int phase,
 	     double t);

@@ -131,8 +131,9 @@ static void
 power_three_states(const struct metrics *m, const struct power_model *pm,
     int p, struct summary *sum)
 {
-	static const char *const names[3] = {
-		"state_on_bytes", "state_self_refresh_bytes", "state_off_bytes"
+	static const enum metric_id ids[3] = {
+		METRIC_STATE_ON_BYTES, METRIC_STATE_SELF_REFRESH_BYTES,
+		METRIC_STATE_OFF_BYTES
 	};
 	const double gib = 1024.0 * 1024 * 1024;
 	const struct metric_series *s;
@@ -141,18 +142,18 @@ power_three_states(const struct metrics *m, const struct power_model *pm,
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		if ((s = metrics_find(m, names[i])) == NULL ||
+		if ((s = metrics_find(m, metric_defs[ids[i]].name)) == NULL ||
 		    metrics_reduce(m, s, p, &red) == 0)
 			return;
 		bytes[i] = red.twmean;
 		total += red.twmean;
 	}
-	summary_add(sum, p, "ratio", 1, total > 0 ? bytes[1] / total : 0,
-	    "power_model.self_refresh_share");
-	summary_add(sum, p, "mW", 1, bytes[1] / gib * (pm->on_mw_per_gib -
+	summary_add_metric(sum, p, METRIC_POWER_SELF_REFRESH_SHARE,
+	    total > 0 ? bytes[1] / total : 0);
+	summary_add_metric(sum, p, METRIC_POWER_THREE_STATE_SAVING_MW,
+	    bytes[1] / gib * (pm->on_mw_per_gib -
 	    pm->self_refresh_mw_per_gib) + bytes[2] / gib *
-	    (pm->on_mw_per_gib - pm->powered_down_mw_per_gib),
-	    "power_model.three_state_saving_mw");
+	    (pm->on_mw_per_gib - pm->powered_down_mw_per_gib));
 }
 
 /*
@@ -164,7 +165,8 @@ void
 power_summarize(const struct results *res, const struct metrics *m,
     const struct power_model *pm, struct summary *sum)
 {
-	const struct metric_series *empty = metrics_find(m, "empty_bytes");
+	const struct metric_series *empty = metrics_find(m,
+	    METRIC_NAME(EMPTY_BYTES));
 	struct metric_reduction red;
 	double total, gib;
 	int p;
@@ -174,11 +176,11 @@ power_summarize(const struct results *res, const struct metrics *m,
 			continue;
 		total = power_present_bytes(res, p);
 		gib = red.twmean / (1024.0 * 1024 * 1024);
-		summary_add(sum, p, "ratio", 1, total > 0 ? red.twmean / total :
-		    0, "power_model.powered_down_share");
-		summary_add(sum, p, "mW", 1, gib *
-		    (pm->self_refresh_mw_per_gib - pm->powered_down_mw_per_gib),
-		    "power_model.saving_mw");
+		summary_add_metric(sum, p, METRIC_POWER_POWERED_DOWN_SHARE,
+		    total > 0 ? red.twmean / total : 0);
+		summary_add_metric(sum, p, METRIC_POWER_SAVING_MW, gib *
+		    (pm->self_refresh_mw_per_gib -
+		    pm->powered_down_mw_per_gib));
 		power_three_states(m, pm, p, sum);
 	}
 }

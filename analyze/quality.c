@@ -45,8 +45,7 @@ quality_phase(const struct results *res, int phase, struct quality *q)
 
 	q->overruns = 0;
 	q->max_gap_s = NAN;
-	q->kpf_error = res->source != NULL &&
-	    strcmp(res->source, "kpageflags") == 0 ? 0 : NAN;
+	q->kpf_error = res->counts_checked ? 0 : NAN;
 	for (i = 0; i < res->samples.n; i++) {
 		if (res->samples.phase[i] != phase)
 			continue;

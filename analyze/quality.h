@@ -10,11 +10,13 @@
 
 #include <stddef.h>
 
+#include "metric-list.h"
 #include "results.h"
 
-#define QUALITY_OVERRUNS	"data_quality.sampler_overruns"
-#define QUALITY_MAX_GAP		"data_quality.max_gap_s"
-#define QUALITY_KPF_ERROR	"data_quality.kpageflags_error_pages"
+/* Their names in summary.csv, from METRIC_LIST. */
+#define QUALITY_OVERRUNS	METRIC_NAME(QUALITY_OVERRUNS)
+#define QUALITY_MAX_GAP		METRIC_NAME(QUALITY_MAX_GAP)
+#define QUALITY_KPF_ERROR	METRIC_NAME(QUALITY_KPF_ERROR)
 
 /* The data-quality figures of one phase; NAN: unknown. */
 struct quality {

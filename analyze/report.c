@@ -349,6 +349,17 @@ html_row_value(const struct compare_run *run, int phase, const char *metric)
 	return (NAN);
 }
 
+/* The time-weighted mean of a series of METRIC_LIST in one phase. */
+static double
+html_twmean(const struct compare_run *run, int phase, enum metric_id id)
+{
+	char *name = xasprintf("%s.twmean", metric_defs[id].name);
+	double v = html_row_value(run, phase, name);
+
+	free(name);
+	return (v);
+}
+
 /*
  * The data quality of each phase (quality.h): overruns, the largest gap
  * between samples and the kpageflags error, rows that are not clean
@@ -414,7 +425,7 @@ html_has_power_states(const struct compare_run *run)
 	int p;
 
 	for (p = 0; p < run->nphases; p++) {
-		if (!isnan(html_row_value(run, p, "state_on_share.twmean")))
+		if (!isnan(html_twmean(run, p, METRIC_STATE_ON_SHARE)))
 			return (1);
 	}
 	return (0);
@@ -431,12 +442,12 @@ static void
 html_power_states(FILE *f, const struct compare_run *run,
     const struct chart_svg *chart)
 {
-	static const char *const shares[] = {
-		"state_off_share.twmean", "state_self_refresh_share.twmean",
-		"state_on_share.twmean"
+	static const enum metric_id shares[] = {
+		METRIC_STATE_OFF_SHARE, METRIC_STATE_SELF_REFRESH_SHARE,
+		METRIC_STATE_ON_SHARE
 	};
-	static const char *const counts[] = {
-		"referenced_regions.twmean", "idle_allocated_regions.twmean"
+	static const enum metric_id counts[] = {
+		METRIC_REFERENCED_REGIONS, METRIC_IDLE_ALLOCATED_REGIONS
 	};
 	size_t i;
 	int p;
@@ -453,19 +464,19 @@ html_power_states(FILE *f, const struct compare_run *run,
 	    "<th>self-refresh</th><th>on</th><th>referenced regions</th>"
 	    "<th>idle allocated regions</th></tr>\n", f);
 	for (p = 0; p < run->nphases; p++) {
-		if (isnan(html_row_value(run, p, shares[0])))
+		if (isnan(html_twmean(run, p, shares[0])))
 			continue;
 		fputs("<tr><td>", f);
 		html_text(f, run->phases[p]);
 		fputs("</td>", f);
 		for (i = 0; i < sizeof shares / sizeof shares[0]; i++) {
 			fputs("<td class=\"n\">", f);
-			html_percent(f, html_row_value(run, p, shares[i]));
+			html_percent(f, html_twmean(run, p, shares[i]));
 			fputs("</td>", f);
 		}
 		for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
 			fputs("<td class=\"n\">", f);
-			html_number(f, html_row_value(run, p, counts[i]));
+			html_number(f, html_twmean(run, p, counts[i]));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -555,7 +566,7 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 			return (rc);
 		for (i = 0; i < n; i++) {
 			/* The power states have a section of their own. */
-			if (strcmp(svg[i].name, CHART_POWER_STATES) == 0) {
+			if (svg[i].apart) {
 				power = &svg[i];
 				continue;
 			}

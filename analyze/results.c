@@ -801,6 +801,8 @@ meta_load(struct results *res, char **cause)
 	res->end_time = meta_copy(root, "end_time", NULL);
 	res->source = meta_copy(root, "source.name", NULL);
 	res->scan = meta_scan(root);
+	res->counts_checked = json_is_object(meta_get(root,
+	    "source.accuracy"));
 	v = json_object_get(root, "phases");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
 		if (json_is_string(json_array_get(v, i)))

@@ -86,6 +86,12 @@ struct results {
 	char		*source;
 	char		*scan;		/* how counts were read: "exact" or
 					   the sampled-scan settings */
+	/*
+	 * The source checked its counts against the kernel's (meta.json's
+	 * source.accuracy, kpageflags), so the data quality has an error
+	 * figure for them.
+	 */
+	int		 counts_checked;
 	uint64_t	 page_size;
 	uint64_t	 region_size_bytes;	/* 0 when not emulated */
 	int		 pageblock_order;

@@ -254,8 +254,8 @@ summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
 			continue;
 		/* Brief: a workload that does not run in this phase has no
 		 * placement worth a line. */
-		if (brief && strncmp(s->name, "placement.", 10) == 0 &&
-		    red.max == 0)
+		if (brief && metric_lookup(s->name) ==
+		    &metric_defs[METRIC_PLACEMENT_REGIONS] && red.max == 0)
 			continue;
 		vals[0] = red.min;
 		vals[1] = red.mean;

@@ -169,7 +169,7 @@ expect_rc 0 "gate: default rules found through REGIONBENCH_DATADIR"
 # counts is allowed, and said.
 cp -R "$WORK/same" "$WORK/sampled"
 for m in "$WORK"/sampled/*/meta.json; do
-	sed 's/"source": {"name": "kpageflags"}/"source": {"name": "kpageflags", "scan_fraction": 0.05, "full_scan_every": 10}/' \
+	sed 's/"source": {"name": "kpageflags", "accuracy": {}}/"source": {"name": "kpageflags", "accuracy": {}, "scan_fraction": 0.05, "full_scan_every": 10}/' \
 	    "$m" >"$m.new" && mv "$m.new" "$m"
 done
 grep -q '"scan_fraction": 0.05' "$WORK/sampled/1/meta.json"

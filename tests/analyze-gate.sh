@@ -26,7 +26,7 @@ mknoisy() {
  "label": "noisy",
  "start_time": "2026-12-01T10:00:00Z", "end_time": "2026-12-01T10:00:10Z",
  "host": "h1", "kernel": {"release": "6.18.0", "version": "#1",
- "cmdline": "", "boot_id": $_boot}, "page_size": 4096, "source": {"name": "kpageflags"},
+ "cmdline": "", "boot_id": $_boot}, "page_size": 4096, "source": {"name": "kpageflags", "accuracy": {}},
  "region_size_bytes": null, "interval_s": 0.25, "status": "complete",
  "samples": 40, "phases": ["$_phase"]}
 META

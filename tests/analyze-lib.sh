@@ -11,7 +11,7 @@ mkrun() {
  "command": "run", "suite": null, "label": "$_label",
  "start_time": "2026-12-01T10:00:00Z", "end_time": "2026-12-01T10:00:04Z",
  "host": "$_host", "kernel": {"release": "6.18.0-$_label", "version": "#1",
- "cmdline": ""}, "page_size": 4096, "source": {"name": "kpageflags"},
+ "cmdline": ""}, "page_size": 4096, "source": {"name": "kpageflags", "accuracy": {}},
  "region_size_bytes": $_rsize, "interval_s": 1, "status": "complete",
  "samples": 4, "phases": ["run"]}
 META

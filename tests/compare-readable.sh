@@ -15,7 +15,7 @@ mkquick() {
  "start_time": "2026-12-01T10:00:00Z", "end_time": "2026-12-01T10:01:00Z",
  "host": "h1", "kernel": {"release": "6.18.0", "version": "#1",
  "cmdline": "", "boot_id": null}, "page_size": 4096,
- "source": {"name": "kpageflags"}, "region_size_bytes": null,
+ "source": {"name": "kpageflags", "accuracy": {}}, "region_size_bytes": null,
  "interval_s": 1, "status": "complete", "samples": 60,
  "phases": ["pagetest", "fork-heavy", "page-cache", "frag"]}
 META

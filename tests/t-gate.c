@@ -189,9 +189,7 @@ test_errors(void)
 	check_bad("[r]\nbetter = lower\n[r2\n", "rules.ini:3:",
 	    "expected [rule] or key = value");
 	check_bad("[ok]\nbetter = lower\nmax_change = 1\n[r]\nbetter = lower\n",
-	    "rules.ini: rule [r]", "needs both better");
-	check_bad("[r]\nmax_change = 1\n", "rules.ini: rule [r]",
-	    "needs both better");
+	    "rules.ini: rule [r]", "needs max_change");
 	check_bad("# nothing\n", "rules.ini", "no rules");
 	snprintf(missing, sizeof missing, "%s/missing.ini", scratch);
 	tap_ok(gate_rules_load(missing, &rules, &cause) == -RB_EXIT_INPUT &&
@@ -334,6 +332,37 @@ test_verdicts(void)
 	    "worse than allowed but not significant");
 	tap_near(r[1].p, 0.02857142857142857, 1e-9,
 	    "mann-whitney: spread exact p (2/70) is above alpha 0.01");
+	gate_results_free(r, n);
+	gate_rules_free(&rules);
+	compare_free(set);
+}
+
+/*
+ * A rule without better = takes each metric's direction from
+ * METRIC_LIST, and a metric without one gets no verdict.
+ */
+static void
+test_default_better(void)
+{
+	struct compare_set *set = verdict_set(4);
+	struct gate_rules rules;
+	struct gate_result *r;
+	char *cause = NULL;
+	int n;
+
+	if (!tap_ok(gate_rules_load(rules_file("[spread_index.twmean]\n"
+	    "max_change = 5%\n[used_pages.max]\nmax_change = 5%\n"),
+	    &rules, &cause) == 0 && rules.rules[0].better_lower == -1,
+	    "default better: rules without better = load"))
+		return;
+	gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	tap_eq_u64(n, 2, "default better: 2 results");
+	check_result(&r[0], "spread_index.twmean", 1, "worse than allowed");
+	tap_ok(strstr(r[0].message, "better lower") != NULL,
+	    "default better: spread_index is better lower, as listed");
+	tap_ok(!r[1].judged && strstr(r[1].message, "has no better "
+	    "direction") != NULL, "default better: used_pages has none, so "
+	    "no verdict");
 	gate_results_free(r, n);
 	gate_rules_free(&rules);
 	compare_free(set);
@@ -534,6 +563,7 @@ main(void)
 	test_load();
 	test_errors();
 	test_verdicts();
+	test_default_better();
 	test_holm();
 	test_one_run();
 	test_data_quality();
