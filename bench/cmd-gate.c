@@ -147,7 +147,8 @@ const struct command_entry cmd_gate_entry = {
 	.usage = "",
 	.summary = "pass or fail a candidate against a baseline (for CI)",
 	.description = "Applies the rules (INI: one [section] per rule with "
-	    "metric, phase, unit patterns, better = lower|higher, max_change = "
+	    "metric, phase, unit patterns, better = lower|higher (default: "
+	    "the metric's direction, as compare's arrows), max_change = "
 	    "N or N%, require_significance, alpha, min_runs, mean = "
 	    "arithmetic|harmonic) to the baseline and "
 	    "candidate runs.  A [gate] section's correction = holm (or "
