@@ -171,7 +171,7 @@ cmp_load(char **paths, int npaths, enum compare_group_by by,
 	int i, rc;
 
 	memset(d, 0, sizeof *d);
-	if ((rc = compare_load(paths, npaths, by, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	d->groups = xcalloc(set->ngroups, sizeof *d->groups);

@@ -107,7 +107,7 @@ hl_load(char **paths, int npaths, enum compare_group_by by,
 	int i, g, rc, any;
 
 	memset(d, 0, sizeof *d);
-	if ((rc = compare_load(paths, npaths, by, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	set->unit = COMPARE_UNIT_BOOT;

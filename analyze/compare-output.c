@@ -646,9 +646,8 @@ compare_run(FILE *f, const struct compare_request *req, char **cause)
 
 	metrics_options_default(&mo);
 	mo.empty_tolerance = req->empty_tolerance;
-	compare_use_database(req->db);
 	if ((rc = compare_load(req->paths, req->npaths, req->group_by, &mo,
-	    &set, cause)) != 0)
+	    req->db, &set, cause)) != 0)
 		return (rc);
 	set->unit = req->unit;
 	memset(&o, 0, sizeof o);

@@ -235,22 +235,14 @@ compare_run_dirs(const char *path, char ***dirs, int *ndirs, char **cause)
 	return (0);
 }
 
-/* The database "db:" selections are read from (store.h). */
-static char *compare_db_url;
-
-/* Name the database later "db:" arguments select runs from. */
-void
-compare_use_database(const char *url)
-{
-	free(compare_db_url);
-	compare_db_url = url != NULL ? xstrdup(url) : NULL;
-}
-
-/* Append the runs a "db:key=value,..." selection names. */
+/*
+ * Append the runs a "db:key=value,..." selection names, from the database
+ * at url (NULL: STORE_DEFAULT_URL).
+ */
 static int
 compare_add_selection(struct compare_set *set, const char *text,
-    const struct metrics_options *opt, struct compare_run ***runs,
-    int *nruns, char **cause)
+    const struct metrics_options *opt, const char *url,
+    struct compare_run ***runs, int *nruns, char **cause)
 {
 	struct metrics_options dflt;
 	struct store_selector sel;
@@ -264,8 +256,8 @@ compare_add_selection(struct compare_set *set, const char *text,
 	}
 	if ((rc = store_selector_parse(text, &sel, cause)) != 0)
 		return (rc);
-	if ((rc = store_open(compare_db_url != NULL ? compare_db_url :
-	    STORE_DEFAULT_URL, &st, cause)) != 0) {
+	if ((rc = store_open(url != NULL ? url : STORE_DEFAULT_URL, &st,
+	    cause)) != 0) {
 		store_selector_free(&sel);
 		return (rc);
 	}
@@ -291,15 +283,15 @@ compare_add_selection(struct compare_set *set, const char *text,
  */
 int
 compare_add_path(struct compare_set *set, const char *path,
-    const struct metrics_options *opt, struct compare_run ***runs,
-    int *nruns, char **cause)
+    const struct metrics_options *opt, const char *db,
+    struct compare_run ***runs, int *nruns, char **cause)
 {
 	struct compare_run *run;
 	char **dirs;
 	int ndirs, i, rc;
 
 	if (strncmp(path, STORE_SELECTOR_PREFIX, 3) == 0)
-		return (compare_add_selection(set, path, opt, runs, nruns,
+		return (compare_add_selection(set, path, opt, db, runs, nruns,
 		    cause));
 	if ((rc = compare_run_dirs(path, &dirs, &ndirs, cause)) != 0)
 		return (rc);
@@ -400,8 +392,8 @@ const char *const compare_group_by_names[] = { "dir", "label", "kernel", NULL };
 /* Load every path and group the runs. */
 int
 compare_load(char **paths, int npaths, enum compare_group_by by,
-    const struct metrics_options *opt, struct compare_set **out,
-    char **cause)
+    const struct metrics_options *opt, const char *db,
+    struct compare_set **out, char **cause)
 {
 	struct compare_set *set = xcalloc(1, sizeof *set);
 	struct compare_group *g;
@@ -413,8 +405,8 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 	for (i = 0; i < npaths; i++) {
 		runs = NULL;
 		nruns = 0;
-		if ((rc = compare_add_path(set, paths[i], opt, &runs, &nruns,
-		    cause)) != 0) {
+		if ((rc = compare_add_path(set, paths[i], opt, db, &runs,
+		    &nruns, cause)) != 0) {
 			free(runs);
 			compare_free(set);
 			return (rc);
@@ -456,8 +448,8 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 /* Load a baseline and a candidate group (for gate). */
 int
 compare_load_two(char **base, int nbase, char **cand, int ncand,
-    const struct metrics_options *opt, struct compare_set **out,
-    char **cause)
+    const struct metrics_options *opt, const char *db,
+    struct compare_set **out, char **cause)
 {
 	struct compare_set *set = xcalloc(1, sizeof *set);
 	struct compare_group *g;
@@ -468,7 +460,8 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 	for (i = 0; i < nbase + ncand; i++) {
 		g = &set->groups[i < nbase ? 0 : 1];
 		if ((rc = compare_add_path(set, i < nbase ? base[i] :
-		    cand[i - nbase], opt, &g->runs, &g->nruns, cause)) != 0) {
+		    cand[i - nbase], opt, db, &g->runs, &g->nruns, cause)) !=
+		    0) {
 			compare_free(set);
 			return (rc);
 		}

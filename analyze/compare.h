@@ -90,20 +90,19 @@ int	 compare_load_run(const char *dir, const struct metrics_options *opt,
 	     struct compare_run **out, char **cause);
 char	*compare_run_shape(const struct results *res);
 void	 compare_run_release(struct compare_run *run);
-void	 compare_use_database(const char *url);
 int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
 	     char **cause);
 int	 compare_add_path(struct compare_set *set, const char *path,
-	     const struct metrics_options *opt, struct compare_run ***runs,
-	     int *nruns, char **cause);
+	     const struct metrics_options *opt, const char *db,
+	     struct compare_run ***runs, int *nruns, char **cause);
 const struct compare_run *compare_group_guests(const struct compare_group *g,
 	     int *guests, int *reports);
 int	 compare_load(char **paths, int npaths, enum compare_group_by by,
-	     const struct metrics_options *opt, struct compare_set **out,
-	     char **cause);
+	     const struct metrics_options *opt, const char *db,
+	     struct compare_set **out, char **cause);
 int	 compare_load_two(char **base, int nbase, char **cand, int ncand,
-	     const struct metrics_options *opt, struct compare_set **out,
-	     char **cause);
+	     const struct metrics_options *opt, const char *db,
+	     struct compare_set **out, char **cause);
 char	*compare_differences(const struct compare_set *set);
 char	*compare_suite_differences(const struct compare_set *set);
 char	*compare_scan_differences(const struct compare_set *set);

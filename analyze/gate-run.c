@@ -62,9 +62,9 @@ gate_run_load(const struct gate_request *req, struct gate_outcome *out,
 
 	metrics_options_default(&mo);
 	mo.empty_tolerance = req->empty_tolerance;
-	compare_use_database(req->db);
 	if ((rc = compare_load_two(req->baseline, req->nbaseline,
-	    req->candidate, req->ncandidate, &mo, &out->set, cause)) != 0)
+	    req->candidate, req->ncandidate, &mo, req->db, &out->set,
+	    cause)) != 0)
 		return (rc);
 	if ((differences = compare_suite_differences(out->set)) != NULL) {
 		rc = fail_with(cause, RB_EXIT_INPUT, "baseline and candidate "

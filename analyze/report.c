@@ -626,7 +626,7 @@ report_write(char **paths, int npaths, enum compare_group_by by,
 	int rc, i, ncmp;
 	FILE *f;
 
-	if ((rc = compare_load(paths, npaths, by, NULL, &set,
+	if ((rc = compare_load(paths, npaths, by, NULL, NULL, &set,
 	    cause)) != 0)
 		return (rc);
 	if ((rc = output_open(&of, out, cause)) != 0) {

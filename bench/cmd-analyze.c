@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis-cli.h"
 #include "command.h"
 #include "log.h"
 #include "output.h"
@@ -24,9 +25,9 @@ enum { TABLE_SUMMARY, TABLE_SEED };
 struct analyze_settings {
 	int		 format;
 	int		 table;
-	uint64_t	 empty_tolerance;
 	char		*power_model;
 	int		 brief;
+	struct analysis_cli an;
 };
 
 static const char *const format_choices[] = {
@@ -43,10 +44,6 @@ static const struct opt_def analyze_options[] = {
 	  .def = "summary", .choices = table_choices,
 	  .help = "metrics per phase, or free pages per region at each "
 	  "checkpoint" },
-	{ .name = "empty-tolerance", .type = OPT_U64,
-	  .offset = offsetof(struct analyze_settings, empty_tolerance),
-	  .arg = "PAGES", .def = "0",
-	  .help = "a region with at most PAGES used pages is empty" },
 	{ .name = "power-model", .type = OPT_STRING,
 	  .offset = offsetof(struct analyze_settings, power_model),
 	  .arg = "FILE",
@@ -122,7 +119,7 @@ cmd_analyze_exec(int argc, char **argv)
 	    (rc = power_model_load(st.power_model, &pm, &cause)) != 0)
 		die(-rc, "%s", cause);
 	metrics_options_default(&mo);
-	mo.empty_tolerance = st.empty_tolerance;
+	mo.empty_tolerance = st.an.empty_tolerance;
 	if ((rc = summary_run_load(&sr, argv[first], &mo, st.power_model !=
 	    NULL ? &pm : NULL, &cause)) != 0)
 		die(-rc, "%s", cause);
@@ -150,5 +147,7 @@ const struct command_entry cmd_analyze_entry = {
 	    "phase to min, mean, max, final and time-weighted mean.  Writes "
 	    "DIR/summary.csv and DIR/summary.json and prints a table.",
 	.options = analyze_options,
+	.shared_options = analysis_cli_metrics_options,
+	.shared_offset = offsetof(struct analyze_settings, an),
 	.exec = cmd_analyze_exec,
 };

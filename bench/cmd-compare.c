@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis-cli.h"
 #include "command.h"
 #include "store.h"
 #include "compare-output.h"
@@ -17,23 +18,17 @@
 #include "output.h"
 
 struct compare_settings {
-	char		*db;
 	int		 group_by;
 	char		*baseline;
 	int		 format;
-	int		 test;
 	double		 alpha;
-	int		 force;
 	int		 all;
-	int		 unit;
-	uint64_t	 empty_tolerance;
+	struct analysis_cli an;
 };
 
 static const char *const format_choices[] = {
 	"text", "csv", "json", "markdown", NULL
 };
-static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
-static const char *const unit_choices[] = { "boot", "run", NULL };
 
 static const struct opt_def compare_options[] = {
 	{ .name = "group-by", .type = OPT_ENUM,
@@ -48,35 +43,14 @@ static const struct opt_def compare_options[] = {
 	{ .name = "format", .type = OPT_ENUM,
 	  .offset = offsetof(struct compare_settings, format), .arg = "FORMAT",
 	  .def = "text", .choices = format_choices, .help = "output format" },
-	{ .name = "test", .type = OPT_ENUM,
-	  .offset = offsetof(struct compare_settings, test), .arg = "TEST",
-	  .def = "welch", .choices = test_choices,
-	  .help = "significance test: Welch's t-test or Mann-Whitney U" },
 	{ .name = "alpha", .type = OPT_DOUBLE,
 	  .offset = offsetof(struct compare_settings, alpha), .arg = "P",
 	  .def = "0.05", .dmin = 0, .dmax = 1, .dopen = 1,
 	  .help = "significance level" },
-	{ .name = "force", .type = OPT_FLAG,
-	  .offset = offsetof(struct compare_settings, force),
-	  .help = "compare runs from different hosts, region or page sizes" },
 	{ .name = "all", .type = OPT_FLAG,
 	  .offset = offsetof(struct compare_settings, all),
 	  .help = "text and markdown: every metric and statistic, not only "
 	  "the headline means" },
-	{ .name = "unit", .type = OPT_ENUM,
-	  .offset = offsetof(struct compare_settings, unit), .arg = "UNIT",
-	  .def = "boot", .choices = unit_choices,
-	  .help = "one value per boot (runs within a boot averaged) or per "
-	  "run" },
-	{ .name = "empty-tolerance", .type = OPT_U64,
-	  .offset = offsetof(struct compare_settings, empty_tolerance),
-	  .arg = "PAGES", .def = "0",
-	  .help = "a region with at most PAGES used pages is empty" },
-	{ .name = "db", .type = OPT_STRING,
-	  .offset = offsetof(struct compare_settings, db), .arg = "URL",
-	  .def = STORE_DEFAULT_URL,
-	  .help = "the database db:key=value,... arguments select stored "
-	  "runs from (regionbench store)" },
 	{ .name = NULL }
 };
 
@@ -103,16 +77,17 @@ cmd_compare_exec(int argc, char **argv)
 	req.group_by = st.group_by;
 	req.baseline = st.baseline;
 	req.format = st.format;
-	req.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
+	req.test = analysis_cli_test(&st.an);
 	req.alpha = st.alpha;
 	req.all = st.all;
-	req.force = st.force;
-	req.unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
-	req.empty_tolerance = st.empty_tolerance;
-	req.db = st.db;
+	req.force = st.an.force;
+	req.unit = analysis_cli_unit(&st.an);
+	req.empty_tolerance = st.an.empty_tolerance;
+	req.db = st.an.db;
 	if ((rc = compare_run(stdout, &req, &cause)) != 0)
 		die(-rc, "%s", cause);
 	opt_free(compare_options, &st);
+	opt_free(analysis_cli_options, &st.an);
 	if (fflush(stdout) != 0)
 		die_errno(RB_EXIT_ENV, "stdout");
 	return (RB_EXIT_OK);
@@ -137,5 +112,7 @@ const struct command_entry cmd_compare_entry = {
 	    "run get means only.  Runs from different hosts, region or page "
 	    "sizes need --force.",
 	.options = compare_options,
+	.shared_options = analysis_cli_options,
+	.shared_offset = offsetof(struct compare_settings, an),
 	.exec = cmd_compare_exec,
 };

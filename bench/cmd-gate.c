@@ -10,29 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis-cli.h"
 #include "command.h"
 #include "store.h"
 #include "gate.h"
 #include "log.h"
 
 struct gate_settings {
-	char		*db;
 	struct opt_list	 baseline;
 	struct opt_list	 candidate;
 	char		*rules;
 	char		*correction;
 	char		*junit;
 	char		*markdown;
-	int		 test;
-	int		 force;
 	int		 allow_unjudged;
-	int		 unit;
 	int		 format;
-	uint64_t	 empty_tolerance;
+	struct analysis_cli an;
 };
 
-static const char *const test_choices[] = { "welch", "mann-whitney", NULL };
-static const char *const unit_choices[] = { "boot", "run", NULL };
 static const char *const format_choices[] = { "text", "json", NULL };
 
 static const struct opt_def gate_options[] = {
@@ -68,31 +63,10 @@ static const struct opt_def gate_options[] = {
 	  .def = "text", .choices = format_choices,
 	  .help = "what stdout carries: a line per check, or one JSON object "
 	  "with every check" },
-	{ .name = "test", .type = OPT_ENUM,
-	  .offset = offsetof(struct gate_settings, test), .arg = "TEST",
-	  .def = "welch", .choices = test_choices,
-	  .help = "significance test: Welch's t-test or Mann-Whitney U" },
-	{ .name = "force", .type = OPT_FLAG,
-	  .offset = offsetof(struct gate_settings, force),
-	  .help = "judge runs from different hosts, region or page sizes" },
-	{ .name = "unit", .type = OPT_ENUM,
-	  .offset = offsetof(struct gate_settings, unit), .arg = "UNIT",
-	  .def = "boot", .choices = unit_choices,
-	  .help = "one value per boot (runs within a boot averaged) or per "
-	  "run" },
 	{ .name = "allow-unjudged", .type = OPT_FLAG,
 	  .offset = offsetof(struct gate_settings, allow_unjudged),
 	  .help = "exit 0 even when a rule got no verdict (no metric, too "
 	  "few runs)" },
-	{ .name = "empty-tolerance", .type = OPT_U64,
-	  .offset = offsetof(struct gate_settings, empty_tolerance),
-	  .arg = "PAGES", .def = "0",
-	  .help = "a region with at most PAGES used pages is empty" },
-	{ .name = "db", .type = OPT_STRING,
-	  .offset = offsetof(struct gate_settings, db), .arg = "URL",
-	  .def = STORE_DEFAULT_URL,
-	  .help = "the database db:key=value,... arguments select stored "
-	  "runs from (regionbench store)" },
 	{ .name = NULL }
 };
 
@@ -118,12 +92,12 @@ cmd_gate_exec(int argc, char **argv)
 	req.nbaseline = st.baseline.n;
 	req.candidate = st.candidate.v;
 	req.ncandidate = st.candidate.n;
-	req.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
-	req.unit = st.unit == 0 ? COMPARE_UNIT_BOOT : COMPARE_UNIT_RUN;
-	req.force = st.force;
+	req.test = analysis_cli_test(&st.an);
+	req.unit = analysis_cli_unit(&st.an);
+	req.force = st.an.force;
 	req.allow_unjudged = st.allow_unjudged;
-	req.empty_tolerance = st.empty_tolerance;
-	req.db = st.db;
+	req.empty_tolerance = st.an.empty_tolerance;
+	req.db = st.an.db;
 	if ((rc = gate_run(&req, &out, &cause)) != 0)
 		die(-rc, "%s", cause);
 	if (gate_outcome_print(stdout, &out, st.format == 1) != 0 ||
@@ -139,6 +113,7 @@ cmd_gate_exec(int argc, char **argv)
 	rc = out.exit_code;
 	gate_outcome_free(&out);
 	opt_free(gate_options, &st);
+	opt_free(analysis_cli_options, &st.an);
 	return (rc);
 }
 
@@ -167,5 +142,7 @@ const struct command_entry cmd_gate_entry = {
 	    "every check with rule, phase, metric, verdict (passed, failed, "
 	    "not judged), reason, means, change and p-value.",
 	.options = gate_options,
+	.shared_options = analysis_cli_options,
+	.shared_offset = offsetof(struct gate_settings, an),
 	.exec = cmd_gate_exec,
 };

@@ -10,32 +10,22 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "analysis-cli.h"
 #include "command.h"
 #include "compare.h"
 #include "log.h"
 #include "store.h"
 
 struct store_settings {
-	char		*db;
 	int		 partial;
-	uint64_t	 empty_tolerance;
+	struct analysis_cli an;
 };
 
 static const struct opt_def store_options[] = {
-	{ .name = "db", .type = OPT_STRING,
-	  .offset = offsetof(struct store_settings, db), .arg = "URL",
-	  .def = STORE_DEFAULT_URL,
-	  .help = "the database: sqlite:PATH or postgresql://... (a libpq "
-	  "URI)" },
 	{ .name = "partial", .type = OPT_FLAG,
 	  .offset = offsetof(struct store_settings, partial),
 	  .help = "store runs that did not complete (interrupted, failed, "
 	  "still running) too" },
-	{ .name = "empty-tolerance", .type = OPT_U64,
-	  .offset = offsetof(struct store_settings, empty_tolerance),
-	  .arg = "PAGES", .def = "0",
-	  .help = "a region with at most PAGES used pages is empty, in the "
-	  "stored summary" },
 	{ .name = NULL }
 };
 
@@ -91,10 +81,11 @@ cmd_store_exec(int argc, char **argv)
 	command_parse(&cmd_store_entry, &set, argc, argv, &first);
 	if (first == argc)
 		die(RB_EXIT_INPUT, "store: name a results directory");
-	if ((rc = store_dirs(set.db, argv + first, argc - first, set.partial,
-	    set.empty_tolerance, 0, &cause)) != 0)
+	if ((rc = store_dirs(set.an.db, argv + first, argc - first,
+	    set.partial, set.an.empty_tolerance, 0, &cause)) != 0)
 		die(-rc, "store: %s", cause);
 	opt_free(store_options, &set);
+	opt_free(analysis_cli_store_options, &set.an);
 	return (RB_EXIT_OK);
 }
 
@@ -114,5 +105,7 @@ const struct command_entry cmd_store_entry = {
 	    "stored runs with db:key=value,... arguments (see "
 	    "docs/database.md).",
 	.options = store_options,
+	.shared_options = analysis_cli_store_options,
+	.shared_offset = offsetof(struct store_settings, an),
 	.exec = cmd_store_exec,
 };

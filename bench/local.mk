@@ -22,6 +22,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-vm.c \
 	bench/cmd-vacate.c \
 	bench/cmd-ab.c \
+	bench/analysis-cli.c bench/analysis-cli.h \
 	bench/help-man.c bench/help-man.h \
 	bench/recording.c bench/recording.h \
 	bench/region-cli.c bench/region-cli.h \

@@ -12,7 +12,7 @@ lib_librb_a_SOURCES = \
 	lib/units.c lib/units.h \
 	lib/procfile.c lib/procfile.h \
 	lib/cgroup.c lib/cgroup.h \
-	lib/damon.c lib/damon.h \
+	lib/damon.c lib/damon-map.c lib/damon.h \
 	lib/procfs.h \
 	lib/procfs-lex.c lib/procfs-lex.h \
 	lib/procfs-zoneinfo.c \

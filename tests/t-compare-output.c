@@ -55,7 +55,7 @@ main(void)
 	    "tests/data");
 	paths[1] = paths[0];
 	metrics_options_default(&mo);
-	if (!tap_ok(compare_load(paths, 2, COMPARE_BY_DIR, &mo, &set,
+	if (!tap_ok(compare_load(paths, 2, COMPARE_BY_DIR, &mo, NULL, &set,
 	    &cause) == 0, "load the run twice")) {
 		tap_diag("%s", cause);
 		return (tap_done());

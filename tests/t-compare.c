@@ -316,7 +316,7 @@ test_load(const char *basic)
 	snprintf(alias, sizeof alias, "%s/", basic);
 	paths[0] = (char *)basic;
 	paths[1] = alias;
-	rc = compare_load(paths, 2, COMPARE_BY_DIR, &mo, &set, &cause);
+	rc = compare_load(paths, 2, COMPARE_BY_DIR, &mo, NULL, &set, &cause);
 	if (!tap_ok(rc == 0, "load by directory (%s)", cause ? cause : "ok"))
 		return;
 	tap_ok(set->nruns == 2 && set->ngroups == 2, "by directory: each "
@@ -332,20 +332,20 @@ test_load(const char *basic)
 	    "differences");
 	compare_free(set);
 
-	if (tap_ok(compare_load(paths, 2, COMPARE_BY_LABEL, &mo, &set,
+	if (tap_ok(compare_load(paths, 2, COMPARE_BY_LABEL, &mo, NULL, &set,
 	    &cause) == 0, "load by label")) {
 		tap_ok(set->ngroups == 1 && set->groups[0].nruns == 2 &&
 		    strcmp(set->groups[0].name, "vanilla") == 0, "by label: "
 		    "one group 'vanilla' of 2 runs");
 		compare_free(set);
 	}
-	if (tap_ok(compare_load(paths, 1, COMPARE_BY_KERNEL, &mo, &set,
+	if (tap_ok(compare_load(paths, 1, COMPARE_BY_KERNEL, &mo, NULL, &set,
 	    &cause) == 0, "load by kernel")) {
 		tap_eq_str(set->groups[0].name, "6.18.0", "by kernel: the "
 		    "group is the kernel release");
 		compare_free(set);
 	}
-	if (tap_ok(compare_load_two(&paths[0], 1, &paths[1], 1, &mo, &set,
+	if (tap_ok(compare_load_two(&paths[0], 1, &paths[1], 1, &mo, NULL, &set,
 	    &cause) == 0, "load baseline and candidate")) {
 		tap_ok(set->ngroups == 2 &&
 		    strcmp(set->groups[0].name, "baseline") == 0 &&
@@ -355,7 +355,7 @@ test_load(const char *basic)
 		compare_free(set);
 	}
 	paths[1] = "/nonexistent/run";
-	tap_ok(compare_load(paths, 2, COMPARE_BY_DIR, &mo, &set, &cause) ==
+	tap_ok(compare_load(paths, 2, COMPARE_BY_DIR, &mo, NULL, &set, &cause) ==
 	    -RB_EXIT_INPUT && cause != NULL, "a missing run fails the load "
 	    "(%s)", cause ? cause : "no cause");
 	free(cause);
