@@ -18,7 +18,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
 	analyze/gate-output.c analyze/gate-run.c \
 	analyze/store.c analyze/store.h analyze/store-int.h \
-	analyze/store-sqlite.c analyze/store-pg.c \
+	analyze/store-sqlite.c analyze/store-pg.c analyze/store-dirs.c \
 	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \

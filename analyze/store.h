@@ -56,4 +56,8 @@ int	 store_select_runs(struct store *st, const struct store_selector *sel,
 	     const struct metrics_options *mo, struct compare_run ***runs,
 	     int *nruns, char **cause);
 
+/* store-dirs.c: every run below paths, for store and run --store. */
+int	 store_dirs(const char *url, char **paths, int npaths, int partial,
+	     uint64_t empty_tolerance, int quiet, char **cause);
+
 #endif

@@ -41,9 +41,6 @@ void	 command_usage_line(FILE *f, const struct command_entry *entry,
 	     int width);
 int	 command_help_width(FILE *f);
 
-/* Load results into the database (bench/cmd-store.c; run --store too). */
-int	 store_dirs(const char *url, char **paths, int npaths, int partial,
-	     uint64_t empty_tolerance, int quiet, char **cause);
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);
 const struct command_entry *command_lookup(const char *name);

@@ -1,9 +1,10 @@
 # bench/: the regionbench program: one file per subcommand (cmd-*.c, listed
-# in command.h), the sampler, the runner and the suites.
+# in command.h) and the helpers of its command line.  The recording engine
+# is record/, the guests vm/.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
-	-I$(top_srcdir)/vm
+	-I$(top_srcdir)/vm -I$(top_srcdir)/record
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
@@ -24,23 +25,16 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-ab.c \
 	bench/analysis-cli.c bench/analysis-cli.h \
 	bench/help-man.c bench/help-man.h \
-	bench/recording.c bench/recording.h \
 	bench/region-cli.c bench/region-cli.h \
 	bench/region-table.c bench/region-table.h \
-	bench/runner.c bench/runner.h bench/runner-int.h \
-	bench/runner-phase.c bench/runner-show.c bench/runner-vacate.c \
-	bench/sample-out.c bench/sample-out.h \
-	bench/sampler.c bench/sampler-ctl.c bench/sampler.h \
-	bench/references.c bench/references.h \
-	bench/session.c bench/session.h \
-	bench/source-cli.c bench/source-cli.h \
-	bench/suite.c bench/suite.h bench/suite-find.c bench/suite-check.c \
-	bench/term.c bench/term.h
+	bench/sample-out.c bench/sample-out.h
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+bench_regionbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record
 bench_regionbench_SOURCES = bench/regionbench.c
-bench_regionbench_LDADD = bench/libbench.a vm/libvm.a analyze/libanalyze.a \
+bench_regionbench_LDADD = bench/libbench.a vm/libvm.a record/librecord.a \
+	analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a $(RB_LIBS)
 
 suitesdir = $(pkgdatadir)/suites

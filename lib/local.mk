@@ -38,6 +38,7 @@ lib_librb_a_SOURCES = \
 	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/input-file.c lib/input-file.h \
+	lib/term.c lib/term.h \
 	lib/data-find.c lib/data-find.h \
 	lib/killpoint.c lib/killpoint.h \
 	lib/csv-schema.c lib/csv-schema.h \

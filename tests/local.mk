@@ -19,7 +19,8 @@ AM_TESTS_ENVIRONMENT = \
 	export top_srcdir top_builddir REGIONBENCH FIXTURES TESTDATA;
 
 TEST_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS) -I$(top_srcdir)/tests
-TEST_ARCHIVES = bench/libbench.a vm/libvm.a analyze/libanalyze.a \
+TEST_ARCHIVES = bench/libbench.a vm/libvm.a record/librecord.a \
+	analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a
 TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
@@ -98,7 +99,7 @@ EXTRA_DIST += tests/metrics-cli.sh tests/metrics-http.sh \
 
 EXTRA_PROGRAMS += tests/perf-sampler
 PERF_BENCHMARKS += tests/perf-sampler
-tests_perf_sampler_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/bench
+tests_perf_sampler_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/record
 tests_perf_sampler_SOURCES = tests/perf-sampler.c
 tests_perf_sampler_LDADD = $(TEST_LIBS)
 CLEANFILES += tests/perf-sampler
@@ -251,10 +252,10 @@ EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/make-corpus.sh \
 	tests/hardening-valgrind.sh
 FUZZ_CPPFLAGS = $(DEFS) -I$(top_builddir) -I$(top_srcdir)/lib \
 	-I$(top_srcdir)/workloads -I$(top_srcdir)/analyze \
-	-I$(top_srcdir)/bench $(RB_CFLAGS)
+	-I$(top_srcdir)/record $(RB_CFLAGS)
 FUZZ_LIBSRC = $(lib_librb_a_SOURCES) $(analyze_libanalyze_a_SOURCES) \
-	$(workloads_libworkloads_a_SOURCES) bench/suite.c \
-	bench/suite-find.c bench/suite-check.c
+	$(workloads_libworkloads_a_SOURCES) record/suite.c \
+	record/suite-find.c record/suite-check.c
 fuzz: config.h
 	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' \
@@ -302,7 +303,7 @@ CLEANFILES += $(HARDENING_REPLAY_EXE)
 EXTRA_DIST += tests/fuzz/replay-main.c tests/fuzz/fuzz-util.h \
 	$(HARDENING_REPLAY:tests/t-hardening-%=tests/fuzz/fuzz-%.c)
 HARDENING_REPLAY_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/fuzz \
-	-I$(top_srcdir)/analyze -I$(top_srcdir)/bench
+	-I$(top_srcdir)/analyze -I$(top_srcdir)/record
 HARDENING_REPLAY_LINK = $(CCLD) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) \
 	$(AM_CPPFLAGS) $(CPPFLAGS) $(HARDENING_REPLAY_CFLAGS) $(CFLAGS) \
 	$(AM_LDFLAGS) $(LDFLAGS)
@@ -365,7 +366,7 @@ tests_t_vm_ab_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/vm-kernel.sh
 
-# ---- DAMON references (lib/damon.c, bench/references.c): the sysfs
+# ---- DAMON references (lib/damon.c, record/references.c): the sysfs
 # parsing and ownership on a synthetic tree, and guests of the 6.12 kernel
 # that tests/vm-kernel.sh unpacks into tests/vm-kernel-6.12 (the test
 # skips without it) and of the 6.1 one.

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bench/term.c: the progress line of `run` fits any width,
+ * Unit tests for lib/term.c: the progress line of `run` fits any width,
  * folds regions into fewer glyphs when they do not fit and says so, and
  * shows the repetition and the phase state; the live table of `sample`
  * (bench/region-table.c) fits the terminal and shows first the regions

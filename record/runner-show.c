@@ -1,7 +1,7 @@
 /*
  * The runner's progress on stderr: a refreshing line on a terminal (suite,
  * repetition, phase and its state, progress, time left and the regions,
- * bench/term.c), or a plain line every 10 s when stderr is a file.
+ * lib/term.c), or a plain line every 10 s when stderr is a file.
  */
 #include "config.h"
 

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "chart.h"
-#include "command.h"
 #include "log.h"
 #include "meta.h"
 #include "recording.h"
