@@ -133,7 +133,8 @@ cmd_info_exec(int argc, char **argv)
 	    "not readable (root only: run as root for emulated regions)");
 	info_topology();
 
-	source_cli_open(&cli, &src, NULL);
+	if ((rc = source_cli_open(&cli, &src, NULL, &cause)) != 0)
+		die(-rc, "%s", cause);
 	printf("region source:   %s\n", src.ops->name);
 	info_why(&src);
 	info_estimate(&src);

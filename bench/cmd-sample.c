@@ -262,9 +262,12 @@ cmd_sample_exec(int argc, char **argv)
 	limited = set.count > 0 || set.duration > 0 || set.replay != NULL;
 
 	if (set.replay != NULL)
-		recording_open_source(set.replay, &cli, &src, "sample");
+		rc = recording_open_source(set.replay, &cli, &src, "sample",
+		    &cause);
 	else
-		source_cli_open(&cli, &src, NULL);
+		rc = source_cli_open(&cli, &src, NULL, &cause);
+	if (rc != 0)
+		die(-rc, "%s", cause);
 	if ((system = recording_system(set.replay, cli.proc,
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);

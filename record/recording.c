@@ -278,35 +278,39 @@ recording_warn_settings(const struct source_cli *cli, const char *recorded,
 
 /*
  * Open the recorded figures of rec as the source (taking rec and why),
- * warning of settings that no longer apply; dies when it cannot.
+ * warning of settings that no longer apply; 0, or a negative exit code
+ * with a cause.
  */
-static void
+static int
 recording_open_recorded(struct source *src, const struct source_config *cfg,
     json_t *rec, const struct source_cli *cli, const char *command,
-    char *why)
+    char *why, char **cause)
 {
-	char *cause = NULL;
+	char *err = NULL;
 	int rc;
 
 	recording_warn_settings(cli, src_recorded_name(rec), command);
-	rc = src_recorded_open(src, cfg, rec, why, &cause);
+	rc = src_recorded_open(src, cfg, rec, why, &err);
 	free(why);
 	json_decref(rec);
-	if (rc != 0)
-		die(-rc, "%s: %s", command, cause);
+	if (rc != 0) {
+		rc = fail_with(cause, -rc, "%s: %s", command, err);
+		free(err);
+	}
+	return (rc);
 }
 
 /*
- * Open the source a replay of DIR asks for, dying with a message that
- * names the recording when it cannot give it.  auto (the default) gives
+ * Open the source a replay of DIR asks for; 0, or a negative exit code
+ * with a cause that names the recording when it cannot give it.  auto (the default) gives
  * back what the run's source computed, when the recording kept it
  * (version 2); a source named with --source that reads /proc text (zone,
  * patched, sorted-buddy) parses the recorded text again; the recorded
  * source named again gives its recorded figures.
  */
-void
+int
 recording_open_source(const char *replay, const struct source_cli *cli,
-    struct source *src, const char *command)
+    struct source *src, const char *command, char **out)
 {
 	struct source_config cfg;
 	char first[PATH_MAX], *cause = NULL, *why;
@@ -316,8 +320,12 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 
 	if ((rc = recording_first(replay, first, sizeof first, &cause)) != 0 ||
 	    (rc = src_recorded_load(replay, &rec, &cause)) != 0 ||
-	    (rc = source_cli_config(cli, &cfg, &cause)) != 0)
-		die(-rc, "%s: %s", command, cause);
+	    (rc = source_cli_config(cli, &cfg, &cause)) != 0) {
+		rc = fail_with(out, -rc, "%s: %s", command, cause);
+		free(cause);
+		json_decref(rec);
+		return (rc);
+	}
 	snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s", first);
 	cfg.replay = replay;
 	is_auto = name == NULL || strcmp(name, "auto") == 0;
@@ -326,30 +334,39 @@ recording_open_source(const char *replay, const struct source_cli *cli,
 	if (rec != NULL && is_auto) {
 		why = xasprintf("replay of %s: the figures the %s source "
 		    "computed when it was recorded", replay, recorded);
-		recording_open_recorded(src, &cfg, rec, cli, command, why);
-		return;
+		return (recording_open_recorded(src, &cfg, rec, cli, command,
+		    why, out));
 	}
 	if ((rc = source_open(src, name, &cfg, &cause)) == 0) {
 		json_decref(rec);
-		return;
+		return (0);
 	}
-	if (rc != -RB_EXIT_ENV || source_lookup(name) == NULL)
-		die(-rc, "%s: %s", command, cause);
+	if (rc != -RB_EXIT_ENV || source_lookup(name) == NULL) {
+		rc = fail_with(out, -rc, "%s: %s", command, cause);
+		free(cause);
+		json_decref(rec);
+		return (rc);
+	}
 	/* The named source does not apply to the recorded text. */
 	if (rec != NULL && strcmp(name, recorded) == 0) {
 		free(cause);
 		why = xasprintf("replay of %s with --source %s: the figures "
 		    "the %s source computed when it was recorded", replay,
 		    name, recorded);
-		recording_open_recorded(src, &cfg, rec, cli, command, why);
-		return;
+		return (recording_open_recorded(src, &cfg, rec, cli, command,
+		    why, out));
 	}
 	if (rec == NULL)
-		die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: "
-		    "the recording keeps only /proc text (version 1, no %s: "
-		    "recorded before figures were kept), and %s", command,
-		    replay, name, SRC_RECORDED_FILE, cause);
-	die(RB_EXIT_INPUT, "%s: --replay %s cannot give the %s source: the "
-	    "recording keeps the figures of the %s source and the /proc text "
-	    "it read, and %s", command, replay, name, recorded, cause);
+		rc = fail_with(out, RB_EXIT_INPUT, "%s: --replay %s cannot "
+		    "give the %s source: the recording keeps only /proc text "
+		    "(version 1, no %s: recorded before figures were kept), "
+		    "and %s", command, replay, name, SRC_RECORDED_FILE, cause);
+	else
+		rc = fail_with(out, RB_EXIT_INPUT, "%s: --replay %s cannot "
+		    "give the %s source: the recording keeps the figures of "
+		    "the %s source and the /proc text it read, and %s",
+		    command, replay, name, recorded, cause);
+	free(cause);
+	json_decref(rec);
+	return (rc);
 }

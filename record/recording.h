@@ -30,7 +30,7 @@ int	 recording_write_sample(const char *dir, uint64_t i,
 	     double t_s, char **cause);
 int	 recording_read_sample(const char *dir, uint64_t i, struct source *src,
 	     double *t_s, int *flags, char **cause);
-void	 recording_open_source(const char *dir, const struct source_cli *cli,
-	     struct source *src, const char *command);
+int	 recording_open_source(const char *dir, const struct source_cli *cli,
+	     struct source *src, const char *command, char **cause);
 
 #endif

@@ -44,6 +44,7 @@ struct runner {
 	int				 used_cap;
 	int				 failed_phases;
 	json_t				*failed;
+	int				 stop;	/* exit code that ends the run */
 
 	const char			*proc_root;	/* vacate */
 	const char			*refs_proc;	/* /proc/iomem's root */
@@ -57,7 +58,8 @@ void	 runner_show(struct runner *r, int index,
 	     const struct suite_phase *ph, enum term_state state,
 	     double progress, uint64_t phase_start_ns, int force);
 void	 runner_name(const struct runner *r, char *buf, size_t len);
-void	 runner_vacate_check(struct runner *r, const char *proc_root);
+int	 runner_vacate_check(struct runner *r, const char *proc_root,
+	     char **cause);
 void	 runner_vacate(struct runner *r, const struct suite_phase *ph,
 	     const char *label);
 

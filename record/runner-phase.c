@@ -262,9 +262,13 @@ runner_workload(struct runner *r, const struct suite_phase *ph)
 
 	for (i = 0; i < ph->nopts; i++) {
 		if (workload_set_option(run, ph->opts[i].key,
-		    ph->opts[i].value, &cause) != 0)
-			die(RB_EXIT_INPUT, "%s:%d: %s", r->suite->path,
+		    ph->opts[i].value, &cause) != 0) {
+			log_errorx("%s:%d: %s", r->suite->path,
 			    ph->opts[i].line, cause);
+			free(cause);
+			workload_run_free(run);
+			return (NULL);
+		}
 	}
 	if (r->set->force)
 		workload_set_option(run, "force", "yes", NULL);
@@ -328,7 +332,12 @@ runner_phase(struct runner *r, int index)
 	runner_prepare_phase(r, ph);
 	sampler_set_phase(s, ph->name);
 	sampler_event(s, "phase_start", ph->name);
-	run = runner_workload(r, ph);
+	if ((run = runner_workload(r, ph)) == NULL) {
+		/* The suite's mistake: the run ends here, exit 2. */
+		r->stop = RB_EXIT_INPUT;
+		sampler_event(s, "phase_end", ph->name);
+		return (-1);
+	}
 	/* Checkpoints at 0% are taken before the workload exists. */
 	runner_checkpoints_upto(r, ph, 0, 0, &next_cp);
 	phase_start = units_now_ns();

@@ -37,41 +37,45 @@ runner_vacates(const struct suite *suite)
  * can offline memory.  Exit 2 for the suite's mistakes, 3 for the
  * machine's.
  */
-void
-runner_vacate_check(struct runner *r, const char *proc_root)
+int
+runner_vacate_check(struct runner *r, const char *proc_root, char **cause)
 {
 	const struct suite_phase *ph;
 	struct vacate v;
-	char *cause = NULL, why[512];
-	int i, rc;
+	char *err = NULL, why[512];
+	int i, rc = 0;
 
 	if (!runner_vacates(r->suite))
-		return;
+		return (0);
 	if (r->map == NULL)
-		die(RB_EXIT_ENV, "run: %s: vacate needs emulated regions: the "
-		    "kpageflags source (root, --source kpageflags), not a "
-		    "replay", r->suite->path);
-	for (i = 0; i < r->suite->nphases; i++) {
+		return (fail_with(cause, RB_EXIT_ENV, "run: %s: vacate needs "
+		    "emulated regions: the kpageflags source (root, --source "
+		    "kpageflags), not a replay", r->suite->path));
+	for (i = 0; i < r->suite->nphases && rc == 0; i++) {
 		ph = &r->suite->phases[i];
 		if (ph->nvacate == 0)
 			continue;
 		memset(&v, 0, sizeof v);
 		v.proc_root = xstrdup(proc_root);
 		if ((rc = vacate_init(&v, r->map, ph->vacate_node,
-		    ph->vacate_region, ph->nvacate, &cause)) != 0)
-			die(-rc, "run: %s:%d: %s", r->suite->path,
-			    ph->vacate_line, cause);
-		if (!vacate_check_guest(r->map->sys_root, why, sizeof why))
-			die(RB_EXIT_ENV, "run: %s:%d: refusing to vacate "
-			    "regions outside a guest: %s; run the suite in "
-			    "`regionbench vm`", r->suite->path,
+		    ph->vacate_region, ph->nvacate, &err)) == 0 &&
+		    !vacate_check_guest(r->map->sys_root, why, sizeof why))
+			rc = fail_with(cause, RB_EXIT_ENV, "run: %s:%d: refusing "
+			    "to vacate regions outside a guest: %s; run the "
+			    "suite in `regionbench vm`", r->suite->path,
 			    ph->vacate_line, why);
-		if ((rc = vacate_check_offlinable(&v, &cause)) != 0)
-			die(-rc, "run: %s:%d: %s", r->suite->path,
-			    ph->vacate_line, cause);
+		else if (rc != 0 ||
+		    (rc = vacate_check_offlinable(&v, &err)) != 0) {
+			rc = fail_with(cause, -rc, "run: %s:%d: %s",
+			    r->suite->path, ph->vacate_line, err);
+			free(err);
+			err = NULL;
+		}
 		vacate_free(&v);
 	}
-	r->proc_root = proc_root;
+	if (rc == 0)
+		r->proc_root = proc_root;
+	return (rc);
 }
 
 /* Write every probe of this repetition to vacate.json, whole. */

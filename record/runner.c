@@ -60,14 +60,16 @@ runner_default_dir(const struct suite *suite, char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s-%s", suite->name, stamp, host);
 }
 
-/* Open the repetition's results directory and its meta.json. */
-static void
-runner_open(struct runner *r, json_t *system)
+/*
+ * Open the repetition's results directory and its meta.json; 0, or a
+ * negative exit code with a cause.
+ */
+static int
+runner_open(struct runner *r, json_t *system, char **cause)
 {
 	const struct suite *suite = r->suite;
 	struct session_config sc;
 	json_t *phases, *meta;
-	char *cause = NULL;
 	int i, rc;
 
 	memset(&sc, 0, sizeof sc);
@@ -85,8 +87,8 @@ runner_open(struct runner *r, json_t *system)
 	for (i = 0; i < suite->nphases; i++)
 		json_array_append_new(phases,
 		    json_string(suite->phases[i].name));
-	if ((rc = session_open(&r->session, &sc, phases, &cause)) != 0)
-		die(-rc, "run: %s", cause);
+	if ((rc = session_open(&r->session, &sc, phases, cause)) != 0)
+		return (rc);
 	meta = r->session.meta;
 	json_object_set_new(meta, "suite", json_pack("{s:s, s:s, s:s}",
 	    "name", suite->name, "path", suite->path, "text", suite->text));
@@ -96,6 +98,17 @@ runner_open(struct runner *r, json_t *system)
 	    runner_oom_score_adj());
 	json_object_set_new(meta, "workload_cgroup",
 	    workload_cgroup_json(&r->cgroup));
+	return (0);
+}
+
+/* An error that ends the run: said, and its exit code kept. */
+static int
+runner_stop(struct runner *r, int rc, char *cause)
+{
+	log_errorx("run: %s", cause);
+	free(cause);
+	r->stop = -rc;
+	return (-rc);
 }
 
 /* Run every phase once into r->dir; returns the exit code. */
@@ -107,8 +120,9 @@ runner_repetition(struct runner *r, json_t *system)
 	int i, rc, code;
 
 	r->failed_phases = 0;
+	if ((rc = runner_open(r, system, &cause)) != 0)
+		return (runner_stop(r, rc, cause));
 	r->failed = json_array();
-	runner_open(r, system);
 	memset(&cfg, 0, sizeof cfg);
 	cfg.interval_ns = r->set->interval > 0 ? r->set->interval :
 	    r->suite->interval_ns;
@@ -118,8 +132,11 @@ runner_repetition(struct runner *r, json_t *system)
 	cfg.replay_dir = r->set->replay;
 	cfg.replay_paced = 1;
 	if ((rc = session_start(&r->session, &cfg, r->have_topo ? &r->topo :
-	    NULL, r->suite->phases[0].name, &cause)) != 0)
-		die(-rc, "run: %s", cause);
+	    NULL, r->suite->phases[0].name, &cause)) != 0) {
+		json_decref(r->failed);
+		r->failed = NULL;
+		return (runner_stop(r, rc, cause));
+	}
 
 	for (i = 0; i < r->suite->nphases; i++) {
 		if (runner_phase(r, i) != 0 ||
@@ -131,6 +148,8 @@ runner_repetition(struct runner *r, json_t *system)
 	code = session_finish(&r->session, session_signal() != 0);
 	if (code == RB_EXIT_OK && r->failed_phases > 0)
 		code = RB_EXIT_FAIL;
+	if (r->stop != 0)
+		code = r->stop;
 	json_decref(r->failed);
 	r->failed = NULL;
 	return (code);
@@ -237,15 +256,18 @@ runner_busy_cores(const struct runner *r)
 	return (busy);
 }
 
-/* Open the region source: live, or the one a recording gives. */
-static void
-runner_open_source(struct runner *r, struct source_cli *cli)
+/*
+ * Open the region source: live, or the one a recording gives; 0, or a
+ * negative exit code with a cause.
+ */
+static int
+runner_open_source(struct runner *r, struct source_cli *cli, char **cause)
 {
 	cli->busy_cores = runner_busy_cores(r);
 	if (r->set->replay == NULL)
-		source_cli_open(cli, &r->src, NULL);
-	else
-		recording_open_source(r->set->replay, cli, &r->src, "run");
+		return (source_cli_open(cli, &r->src, NULL, cause));
+	return (recording_open_source(r->set->replay, cli, &r->src, "run",
+	    cause));
 }
 
 /*
@@ -286,8 +308,8 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 	char name[96];
 	int rc, code = RB_EXIT_OK;
 
-	for (r->rep = 0; r->rep < r->nreps && session_signal() == 0;
-	    r->rep++) {
+	for (r->rep = 0; r->rep < r->nreps && session_signal() == 0 &&
+	    r->stop == 0; r->rep++) {
 		if (r->nreps > 1)
 			snprintf(r->dir, sizeof r->dir, "%s/rep-%02d", parent,
 			    r->rep + 1);
@@ -315,25 +337,6 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 		r->session.dirfd = -1;
 	}
 	return (code);
-}
-
-/*
- * The workloads' cgroup is undone on every exit, also through die(): the
- * runner would otherwise stay in a cgroup of its own and its parent
- * keep the memory controller enabled for children.  Only in the process
- * that made it (a forked child that exits must not undo it).
- */
-static struct workload_cgroup *runner_cgroup;
-static pid_t runner_cgroup_owner;
-
-static void
-runner_cgroup_atexit(void)
-{
-	if (runner_cgroup != NULL && getpid() == runner_cgroup_owner) {
-		workload_cgroup_teardown(runner_cgroup);
-		workload_cgroup_free(runner_cgroup);
-	}
-	runner_cgroup = NULL;
 }
 
 /*
@@ -369,14 +372,52 @@ runner_store(const struct runner_settings *set, const char *parent,
 	return (code);
 }
 
-/* Run a suite, possibly repeated; returns the exit code. */
+/*
+ * What runs before the first repetition: the region source, DAMON's
+ * references, placement and the vacate checks; 0, or a negative exit code
+ * with the message to print.
+ */
+static int
+runner_prepare(struct runner *r, struct source_cli *cli, char **cause)
+{
+	const struct runner_settings *set = r->set;
+	char *why = NULL;
+	int rc;
+
+	if ((rc = runner_open_source(r, cli, cause)) != 0)
+		return (rc);
+	if (set->refs.mode != REFERENCES_OFF && set->replay != NULL)
+		return (fail_with(cause, RB_EXIT_INPUT, "run: --references "
+		    "reads this machine's DAMON: not with --replay"));
+	if ((rc = references_open(&r->refs, &set->refs, cli->sys, cli->proc,
+	    &why)) != 0) {
+		rc = fail_with(cause, -rc, "run: %s", why);
+		free(why);
+		return (rc);
+	}
+	r->refs_proc = cli->proc;
+	/* Placement reads live pids: never against a recorded map. */
+	if (set->replay == NULL &&
+	    (r->map = source_region_map(&r->src)) != NULL) {
+		placement_init(&r->placement, cli->proc, r->map);
+		placement_result_init(&r->placement_result, r->map);
+	}
+	return (runner_vacate_check(r, cli->proc, cause));
+}
+
+/*
+ * Run a suite, possibly repeated; returns the exit code.  Every path out
+ * undoes what the runner set up, the workloads' cgroup first (the runner
+ * would otherwise stay in a cgroup of its own and its parent keep the
+ * memory controller enabled for children).
+ */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
     struct source_cli *cli)
 {
 	struct runner r;
-	json_t *system;
-	char parent[4000], *cause = NULL;
+	json_t *system = NULL;
+	char parent[4000], *cause = NULL, *why = NULL;
 	int code, rc;
 
 	memset(&r, 0, sizeof r);
@@ -390,40 +431,30 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 
 	session_protect_from_oom();
 	workload_cgroup_setup(&r.cgroup, "/sys/fs/cgroup");
-	runner_cgroup = &r.cgroup;
-	runner_cgroup_owner = getpid();
-	atexit(runner_cgroup_atexit);
 	r.have_topo = topology_load(&r.topo, NULL) == 0;
-	runner_open_source(&r, cli);
-	if (set->refs.mode != REFERENCES_OFF && set->replay != NULL)
-		die(RB_EXIT_INPUT, "run: --references reads this machine's "
-		    "DAMON: not with --replay");
-	if ((rc = references_open(&r.refs, &set->refs, cli->sys, cli->proc,
-	    &cause)) != 0)
-		die(-rc, "run: %s", cause);
-	r.refs_proc = cli->proc;
-	system = meta_system(cli->proc);
-	/* Placement reads live pids: never against a recorded map. */
-	if (set->replay == NULL &&
-	    (r.map = source_region_map(&r.src)) != NULL) {
-		placement_init(&r.placement, cli->proc, r.map);
-		placement_result_init(&r.placement_result, r.map);
-	}
-	runner_vacate_check(&r, cli->proc);
-
 	if (set->out != NULL)
 		snprintf(parent, sizeof parent, "%s", set->out);
 	else
 		runner_default_dir(suite, parent, sizeof parent);
-	if (r.nreps > 1 && (rc = sink_make_dir(parent, &cause)) != 0)
-		die(-rc, "run: %s", cause);
-	code = runner_repetitions(&r, system, parent);
-	if (set->store)
-		code = runner_store(set, parent, code);
-	printf("%s\n", parent);
+	if ((rc = runner_prepare(&r, cli, &cause)) == 0 && r.nreps > 1 &&
+	    (rc = sink_make_dir(parent, &why)) != 0) {
+		cause = xasprintf("run: %s", why);
+		free(why);
+	}
+	if (rc != 0) {
+		log_errorx("%s", cause);
+		free(cause);
+		code = -rc;
+	} else {
+		system = meta_system(cli->proc);
+		code = runner_repetitions(&r, system, parent);
+		if (set->store)
+			code = runner_store(set, parent, code);
+		printf("%s\n", parent);
+		if (!set->no_charts)
+			chart_cleanup();
+	}
 
-	if (!set->no_charts)
-		chart_cleanup();
 	if (r.map != NULL) {
 		placement_result_free(&r.placement_result);
 		placement_free(&r.placement);
@@ -436,6 +467,7 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		topology_free(&r.topo);
 	snapshot_free(&r.view);
 	free(r.used);
-	runner_cgroup_atexit();
+	workload_cgroup_teardown(&r.cgroup);
+	workload_cgroup_free(&r.cgroup);
 	return (code);
 }

@@ -190,28 +190,27 @@ source_cli_free(struct source_cli *cli)
 }
 
 /*
- * Open the source the options ask for, dying with the right exit code when
- * that fails.  proc_override replaces --proc (a replay's first sample).
+ * Open the source the options ask for; 0, or a negative exit code with a
+ * cause.  proc_override replaces --proc (a replay's first sample).
  */
 int
 source_cli_open(const struct source_cli *cli, struct source *src,
-    const char *proc_override)
+    const char *proc_override, char **cause)
 {
 	struct source_config cfg;
-	char *cause = NULL;
 	struct stat st;
 	int rc;
 
-	if ((rc = source_cli_config(cli, &cfg, &cause)) != 0)
-		die(-rc, "%s", cause);
+	if ((rc = source_cli_config(cli, &cfg, cause)) != 0)
+		return (rc);
 	if (stat(cli->proc, &st) == -1 || !S_ISDIR(st.st_mode))
-		die(RB_EXIT_INPUT, "--proc %s: not a directory", cli->proc);
+		return (fail_with(cause, RB_EXIT_INPUT, "--proc %s: not a "
+		    "directory", cli->proc));
 	if (stat(cli->sys, &st) == -1 || !S_ISDIR(st.st_mode))
-		die(RB_EXIT_INPUT, "--sys %s: not a directory", cli->sys);
+		return (fail_with(cause, RB_EXIT_INPUT, "--sys %s: not a "
+		    "directory", cli->sys));
 	if (proc_override != NULL)
 		snprintf(cfg.proc_root, sizeof cfg.proc_root, "%s",
 		    proc_override);
-	if ((rc = source_open(src, cli->source, &cfg, &cause)) != 0)
-		die(-rc, "%s", cause);
-	return (0);
+	return (source_open(src, cli->source, &cfg, cause));
 }

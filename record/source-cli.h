@@ -33,6 +33,6 @@ int	 source_cli_config(const struct source_cli *cli,
 	     struct source_config *cfg, char **cause);
 void	 source_cli_free(struct source_cli *cli);
 int	 source_cli_open(const struct source_cli *cli, struct source *src,
-	     const char *proc_override);
+	     const char *proc_override, char **cause);
 
 #endif
