@@ -5,7 +5,8 @@ analyze_libanalyze_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
 analyze_libanalyze_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze
 analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
-	analyze/results-csv.c analyze/results-csv.h \
+	analyze/results-csv.c analyze/results-csv.h analyze/results-meta.c \
+	analyze/results-rows.c \
 	analyze/metrics.c analyze/metrics.h \
 	analyze/metric-list.c analyze/metric-list.h \
 	analyze/summary.c analyze/summary.h \

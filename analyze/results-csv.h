@@ -61,4 +61,11 @@ int	 field_u64(struct reader *rd, int slot, uint64_t *out);
 int	 field_int(struct reader *rd, int slot, int max, int *out);
 int	 field_double(struct reader *rd, int slot, double *out);
 
+/* Shared by results.c (the tables) and results-meta.c (meta.json). */
+struct results;
+int	 results_phase_intern(struct results *res, const char *name);
+int	 results_meta_load(struct results *res, char **cause);
+void	 results_guest_boot(struct results *res);
+int	 results_read_tables(struct results *res, char **cause);
+
 #endif
