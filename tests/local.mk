@@ -26,45 +26,39 @@ TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
 EXTRA_DIST += tests/tap.h tests/perf.h tests/cli-lib.sh tests/fixtures tests/data
 
-check_PROGRAMS += tests/t-units tests/t-opt
-tests_t_units_CFLAGS = $(TEST_CFLAGS)
-tests_t_units_SOURCES = tests/t-units.c
-tests_t_units_LDADD = $(TEST_LIBS)
-tests_t_opt_CFLAGS = $(TEST_CFLAGS)
-tests_t_opt_SOURCES = tests/t-opt.c
-tests_t_opt_LDADD = $(TEST_LIBS)
+# A unit test of module MODULE is tests/t-MODULE.c (TAP through tests/tap.h)
+# and one name in UNIT_TESTS, in its module's part below.  One GNU make
+# static pattern rule builds them all with every folder's headers (tests
+# may use everything) and every library; the compiler writes each one's
+# header dependencies beside it.
+UNIT_TESTS =
+UNIT_TESTS_EXE = $(UNIT_TESTS:=$(EXEEXT))
+UNIT_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze \
+	-I$(top_srcdir)/record -I$(top_srcdir)/vm -I$(top_srcdir)/bench
+UNIT_TEST_LINK = $(CCLD) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES) \
+	$(AM_CPPFLAGS) $(CPPFLAGS) $(UNIT_TEST_CFLAGS) $(CFLAGS) \
+	$(AM_LDFLAGS) $(LDFLAGS)
+TESTS += $(UNIT_TESTS)
+check_SCRIPTS = $(UNIT_TESTS_EXE)
+CLEANFILES += $(UNIT_TESTS_EXE) $(UNIT_TESTS:=.d)
+EXTRA_DIST += $(UNIT_TESTS:=.c)
+$(UNIT_TESTS_EXE): tests/t-%$(EXEEXT): tests/t-%.c tests/tap.h config.h \
+	$(TEST_ARCHIVES) tests/$(am__dirstamp)
+	$(AM_V_CCLD)$(UNIT_TEST_LINK) -MMD -MP -MF $@.d -o $@ $< \
+	    $(TEST_LIBS) $(LIBS)
+-include $(UNIT_TESTS:=.d)
 
-check_PROGRAMS += tests/t-vmstat
-tests_t_vmstat_CFLAGS = $(TEST_CFLAGS)
-tests_t_vmstat_SOURCES = tests/t-vmstat.c
-tests_t_vmstat_LDADD = $(TEST_LIBS)
-
-check_PROGRAMS += tests/t-term
-tests_t_term_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/bench
-tests_t_term_SOURCES = tests/t-term.c
-tests_t_term_LDADD = $(TEST_LIBS)
-
-TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term \
-	tests/cli-basics.sh \
-	tests/help-man.sh \
-	tests/store-cli.sh \
-	tests/docs-commands.sh \
-	tests/registries.sh
+UNIT_TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term
+TESTS += tests/cli-basics.sh tests/help-man.sh \
+	tests/store-cli.sh tests/docs-commands.sh tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/help-man.sh tests/registries.sh \
 	tests/store-cli.sh tests/docs-commands.sh
 
 
 # ---- procfs: the /proc parsers
 # and the patched, sorted-buddy and zone sources.
-check_PROGRAMS += tests/t-procfs tests/t-procfs-bad
-tests_t_procfs_CFLAGS = $(TEST_CFLAGS)
-tests_t_procfs_SOURCES = tests/t-procfs.c
-tests_t_procfs_LDADD = $(TEST_LIBS)
-tests_t_procfs_bad_CFLAGS = $(TEST_CFLAGS)
-tests_t_procfs_bad_SOURCES = tests/t-procfs-bad.c
-tests_t_procfs_bad_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-procfs tests/t-procfs-bad
 
-TESTS += tests/t-procfs tests/t-procfs-bad
 
 # make perf: parse cost against the cost of reading the files.
 EXTRA_PROGRAMS += tests/perf-procfs
@@ -80,20 +74,12 @@ EXTRA_DIST += tests/procfs-cli.sh
 
 # ---- sampler: the CSV sink, sample and info commands,
 # record/replay and the live machine.
-check_PROGRAMS += tests/t-sink
-tests_t_sink_CFLAGS = $(TEST_CFLAGS)
-tests_t_sink_SOURCES = tests/t-sink.c
-tests_t_sink_LDADD = $(TEST_LIBS)
-TESTS += tests/t-sink
+UNIT_TESTS += tests/t-sink
 
 # The Prometheus sink, and --openmetrics/--listen end to end (promtool and
 # a real Prometheus scraping the endpoint, skipped without them).
-check_PROGRAMS += tests/t-sink-openmetrics
-tests_t_sink_openmetrics_CFLAGS = $(TEST_CFLAGS)
-tests_t_sink_openmetrics_SOURCES = tests/t-sink-openmetrics.c
-tests_t_sink_openmetrics_LDADD = $(TEST_LIBS)
-TESTS += tests/t-sink-openmetrics tests/metrics-cli.sh \
-	tests/metrics-prometheus.sh
+UNIT_TESTS += tests/t-sink-openmetrics
+TESTS += tests/metrics-cli.sh tests/metrics-prometheus.sh
 EXTRA_DIST += tests/metrics-cli.sh tests/metrics-http.sh \
 	tests/metrics-prometheus.sh
 
@@ -118,19 +104,10 @@ check_PROGRAMS += tests/kpf-mktree
 tests_kpf_mktree_CFLAGS = $(TEST_CFLAGS)
 tests_kpf_mktree_SOURCES = tests/kpf-mktree.c
 
-check_PROGRAMS += tests/t-kpageflags tests/t-kpageflags-live \
-	tests/t-region-map tests/t-placement
-tests_t_kpageflags_CFLAGS = $(TEST_CFLAGS)
-tests_t_kpageflags_LDADD = $(TEST_LIBS)
-tests_t_kpageflags_live_CFLAGS = $(TEST_CFLAGS)
-tests_t_kpageflags_live_LDADD = $(TEST_LIBS)
-tests_t_region_map_CFLAGS = $(TEST_CFLAGS)
-tests_t_region_map_LDADD = $(TEST_LIBS)
-tests_t_placement_CFLAGS = $(TEST_CFLAGS)
-tests_t_placement_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/t-region-map \
+	tests/t-placement
 
-TESTS += tests/t-kpageflags tests/t-kpageflags-live tests/t-region-map \
-	tests/t-placement tests/kpageflags-cli.sh tests/vacate-cli.sh
+TESTS += tests/kpageflags-cli.sh tests/vacate-cli.sh
 
 EXTRA_PROGRAMS += tests/perf-kpageflags
 PERF_BENCHMARKS += tests/perf-kpageflags
@@ -139,16 +116,14 @@ tests_perf_kpageflags_LDADD = $(TEST_LIBS)
 
 
 # ---- workloads
-check_PROGRAMS += tests/t-workload tests/t-workload-others
-tests_t_workload_CFLAGS = $(TEST_CFLAGS)
-tests_t_workload_SOURCES = tests/t-workload.c
-tests_t_workload_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-workload
+check_PROGRAMS += tests/t-workload-others
 tests_t_workload_others_CFLAGS = $(TEST_CFLAGS) -DT_WORKLOAD_OTHERS
 tests_t_workload_others_SOURCES = tests/t-workload.c
 tests_t_workload_others_LDADD = $(TEST_LIBS)
 
-TESTS += tests/t-workload tests/t-workload-others \
-	tests/workloads-cli.sh tests/workloads-signal.sh
+TESTS += tests/t-workload-others tests/workloads-cli.sh \
+	tests/workloads-signal.sh
 EXTRA_DIST += tests/workloads-cli.sh tests/workloads-signal.sh
 
 # make perf: the workloads against bare loops and stress-ng.
@@ -171,23 +146,10 @@ CLEANFILES += tests/perf-observer
 # ---- analyze
 ANALYZE_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze
 
-check_PROGRAMS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate
-tests_t_stats_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_stats_SOURCES = tests/t-stats.c
-tests_t_stats_LDADD = $(TEST_LIBS)
-tests_t_metrics_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_metrics_SOURCES = tests/t-metrics.c
-tests_t_metrics_LDADD = $(TEST_LIBS)
-tests_t_compare_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_compare_SOURCES = tests/t-compare.c tests/fake-runs.h
-tests_t_compare_LDADD = $(TEST_LIBS)
-tests_t_gate_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_gate_SOURCES = tests/t-gate.c tests/fake-runs.h
-tests_t_gate_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate
 
-TESTS += tests/t-stats tests/t-metrics tests/t-compare tests/t-gate \
-	tests/analyze-cli.sh \
-	tests/analyze-compare.sh tests/analyze-malformed.sh
+TESTS += tests/analyze-cli.sh tests/analyze-compare.sh \
+	tests/analyze-malformed.sh
 EXTRA_DIST += tests/analyze-cli.sh tests/analyze-compare.sh \
 	tests/analyze-malformed.sh tests/analyze-lib.sh tests/pandas-means.py
 
@@ -211,10 +173,7 @@ CLEANFILES += tests/perf-analyze
 # ---- charts
 CHARTS_TEST_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/analyze
 
-check_PROGRAMS += tests/t-chart
-tests_t_chart_CFLAGS = $(CHARTS_TEST_CFLAGS)
-tests_t_chart_SOURCES = tests/t-chart.c
-tests_t_chart_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-chart
 
 # A helper of charts-browser.sh, not a test itself.
 check_PROGRAMS += tests/chart-png-count
@@ -222,8 +181,7 @@ tests_chart_png_count_CFLAGS = $(CHARTS_TEST_CFLAGS)
 tests_chart_png_count_SOURCES = tests/chart-png-count.c
 tests_chart_png_count_LDADD = $(CAIRO_LIBS)
 
-TESTS += tests/t-chart tests/charts-cli.sh tests/charts-report.sh \
-	tests/charts-browser.sh
+TESTS += tests/charts-cli.sh tests/charts-report.sh tests/charts-browser.sh
 EXTRA_DIST += tests/charts-cli.sh tests/charts-report.sh \
 	tests/charts-browser.sh
 
@@ -298,7 +256,7 @@ HARDENING_REPLAY = \
 	tests/t-hardening-selector
 HARDENING_REPLAY_EXE = $(HARDENING_REPLAY:=$(EXEEXT))
 TESTS += $(HARDENING_REPLAY)
-check_SCRIPTS = $(HARDENING_REPLAY_EXE)
+check_SCRIPTS += $(HARDENING_REPLAY_EXE)
 CLEANFILES += $(HARDENING_REPLAY_EXE)
 EXTRA_DIST += tests/fuzz/replay-main.c tests/fuzz/fuzz-util.h \
 	$(HARDENING_REPLAY:tests/t-hardening-%=tests/fuzz/fuzz-%.c)
@@ -334,53 +292,32 @@ endif
 
 # ---- analyze: the summary, the power model, the seed table, the
 # output formats of compare and verify's checks
-check_PROGRAMS += tests/t-summary tests/t-power tests/t-seed-table
-tests_t_summary_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_summary_SOURCES = tests/t-summary.c
-tests_t_summary_LDADD = $(TEST_LIBS)
-tests_t_power_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_power_SOURCES = tests/t-power.c
-tests_t_power_LDADD = $(TEST_LIBS)
-tests_t_seed_table_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_seed_table_SOURCES = tests/t-seed-table.c
-tests_t_seed_table_LDADD = $(TEST_LIBS)
-tests_t_compare_output_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_compare_output_SOURCES = tests/t-compare-output.c
-tests_t_compare_output_LDADD = $(TEST_LIBS)
-check_PROGRAMS += tests/t-compare-output tests/t-verify
-tests_t_verify_CFLAGS = $(ANALYZE_TEST_CFLAGS)
-tests_t_verify_SOURCES = tests/t-verify.c
-tests_t_verify_LDADD = $(TEST_LIBS)
-TESTS += tests/t-summary tests/t-power tests/t-seed-table \
-	tests/t-compare-output tests/t-verify
+UNIT_TESTS += tests/t-summary tests/t-power tests/t-seed-table
+UNIT_TESTS += tests/t-compare-output tests/t-verify
 
 # ---- vm: booting a kernel in QEMU.  vm-boot.sh boots the kernel that
 # tests/vm-kernel.sh unpacks into tests/vm-kernel (./bootstrap and .ci/run
 # fetch it) and skips without one.
-TESTS += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
-	tests/t-vm-ab
-check_PROGRAMS += tests/t-vm-ab
-tests_t_vm_ab_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/vm
-tests_t_vm_ab_SOURCES = tests/t-vm-ab.c
-tests_t_vm_ab_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
+TESTS += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh \
+	tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh
+UNIT_TESTS += tests/t-vm-ab
+EXTRA_DIST += tests/vm-cli.sh tests/vm-accel.sh tests/vm-hardening.sh \
+	tests/vm-boot.sh tests/vm-oom.sh tests/vm-vacate.sh \
 	tests/vm-kernel.sh
 
 # ---- DAMON references (lib/damon.c, record/references.c): the sysfs
 # parsing and ownership on a synthetic tree, and guests of the 6.12 kernel
 # that tests/vm-kernel.sh unpacks into tests/vm-kernel-6.12 (the test
 # skips without it) and of the 6.1 one.
-check_PROGRAMS += tests/t-damon tests/damon-writer
-tests_t_damon_CFLAGS = $(TEST_CFLAGS)
-tests_t_damon_SOURCES = tests/t-damon.c
-tests_t_damon_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/t-damon
+check_PROGRAMS += tests/damon-writer
 tests_damon_writer_SOURCES = tests/damon-writer.c
 # Never sanitized: its resident pages must be the buffer it keeps hot.  A
 # sanitized build holds some 70 MiB more (shadow and allocator memory it
 # never touches again), which vm-damon.sh would count as hot pages.
 tests_damon_writer_CFLAGS = -Wall -Wextra
 tests_damon_writer_LDFLAGS =
-TESTS += tests/t-damon tests/vm-damon.sh
+TESTS += tests/vm-damon.sh
 EXTRA_DIST += tests/vm-damon.sh
 
 # make check-vm: regionbench ab on a boot option, then an A/A (12 boots;
@@ -391,11 +328,7 @@ check-vm: bench/regionbench
 .PHONY: check-vm
 
 # ---- cgroup texts (lib/cgroup.c)
-check_PROGRAMS += tests/t-cgroup
-tests_t_cgroup_CFLAGS = $(TEST_CFLAGS)
-tests_t_cgroup_SOURCES = tests/t-cgroup.c
-tests_t_cgroup_LDADD = $(TEST_LIBS)
-TESTS += tests/t-cgroup
+UNIT_TESTS += tests/t-cgroup
 
 # ---- the README's main job, whole (under the sanitizers in their build)
 TESTS += tests/readme-main-job.sh

@@ -1,77 +1,62 @@
 # Each registry lists what is built (docs/architecture.md section 9): every
 # workload, region source, chart and command defined in a source file is
-# one the program offers, so a file added without its registry line fails
-# here.  The definitions are found in the sources, the offers in the
-# program's own listings.
+# named by its registry list, so a file added without its registry line
+# fails here.  A definition is found by its symbol (workload_NAME,
+# src_NAME_ops, chart_NAME_def, cmd_NAME_entry), whatever its .name
+# field holds, and looked up as X(NAME) in the list its table is built
+# from.
 . "$top_srcdir/tests/cli-lib.sh"
 
-# defined KIND FILES...: the names of the KIND definitions in FILES, one a
-# line ("const struct KIND PREFIXname = {" with its .name field).
+# defined KIND PREFIX SUFFIX FILES...: the NAME of every "const struct KIND
+# PREFIXNAMESUFFIX = {" in FILES, one a line.
 defined() {
-	kind=$1
-	shift
-	awk -v kind="$kind" '
-		$0 ~ "^const struct " kind " [a-z_]+ = \\{" { inside = 1 }
-		inside && /\.name = "/ {
-			sub(/.*\.name = "/, ""); sub(/".*/, ""); print
-			inside = 0
-		}' "$@"
+	kind=$1 prefix=$2 suffix=$3
+	shift 3
+	sed -n "s/^const struct $kind $prefix\\([a-z0-9_]*\\)$suffix = {.*/\\1/p" \
+	    "$@"
 }
 
-# offered NAME LIST DESCRIPTION: NAME is a word of the listing LIST.
-offered() {
-	grep -qE "^ *$1( |\$)" "$2"
-	ok $? "$3"
+# listed LIST HEADER: the NAMEs of the X(NAME) lines of #define LIST(X).
+listed() {
+	awk -v list="$1" '
+		$0 ~ "^#define " list "\\(X\\)" { inside = 1; next }
+		inside {
+			if (match($0, /X\([a-z0-9_]+\)/))
+				print substr($0, RSTART + 2, RLENGTH - 3)
+			if ($0 !~ /\\$/)
+				inside = 0
+		}' "$2"
 }
 
-# Workloads: `list` shows every workload_desc of workloads/.
-rb list
-expect_rc 0 "list"
-cp "$WORK/out" "$WORK/workloads"
-n=0
-for w in $(defined workload_desc "$top_srcdir"/workloads/*.c); do
-	offered "$w" "$WORK/workloads" "workload $w is in the registry"
-	n=$((n + 1))
-done
-[ "$n" -ge 4 ]
-ok $? "the workload definitions were found ($n)"
+# check WHAT KIND PREFIX SUFFIX LIST HEADER MIN FILES...: every definition
+# is in the list, every list entry has a definition, and at least MIN
+# definitions were found.
+check() {
+	what=$1 kind=$2 prefix=$3 suffix=$4 list=$5 header=$6 min=$7
+	shift 7
+	listed "$list" "$top_srcdir/$header" >"$WORK/$list"
+	defined "$kind" "$prefix" "$suffix" "$@" >"$WORK/$list.defined"
+	n=0
+	while read -r name; do
+		grep -qx "$name" "$WORK/$list"
+		ok $? "$what $name ($prefix$name$suffix) is in $list"
+		n=$((n + 1))
+	done <"$WORK/$list.defined"
+	[ "$n" -ge "$min" ]
+	ok $? "the $what definitions were found ($n)"
+	while read -r name; do
+		grep -qx "$name" "$WORK/$list.defined"
+		ok $? "$list entry $name has its definition $prefix$name$suffix"
+	done <"$WORK/$list"
+}
 
-# Region sources: --help of sample lists every source_ops of lib/.
-rb sample --help
-expect_rc 0 "sample --help"
-sed -n '/^region sources/,/^$/p' "$WORK/out" >"$WORK/sources"
-n=0
-for s in $(defined source_ops "$top_srcdir"/lib/src-*.c); do
-	offered "$s" "$WORK/sources" "region source $s is in the registry"
-	n=$((n + 1))
-done
-[ "$n" -ge 4 ]
-ok $? "the source definitions were found ($n)"
-
-# Commands: help lists every command_entry of bench/.
-rb help
-expect_rc 0 "help"
-cp "$WORK/out" "$WORK/commands"
-n=0
-for c in $(defined command_entry "$top_srcdir"/bench/*.c); do
-	offered "$c" "$WORK/commands" "command $c is in the registry"
-	n=$((n + 1))
-done
-[ "$n" -ge 13 ]
-ok $? "the command definitions were found ($n)"
-
-# Charts: chart draws every chart_def of analyze/ on a run that has data
-# for all of them (compare with --compare).
-rb chart "$TESTDATA/analyze/basic" --compare "$TESTDATA/charts/basic" \
-    --format svg --out "$WORK/charts"
-expect_rc 0 "chart with --compare"
-n=0
-for c in $(defined chart_def "$top_srcdir"/analyze/chart-*.c); do
-	[ -s "$WORK/charts/$c.svg" ]
-	ok $? "chart $c is in the registry (drawn as $c.svg)"
-	n=$((n + 1))
-done
-[ "$n" -ge 6 ]
-ok $? "the chart definitions were found ($n)"
+check workload workload_desc workload_ "" WORKLOAD_LIST \
+    workloads/workload.h 4 "$top_srcdir"/workloads/*.c
+check "region source" source_ops src_ _ops SOURCE_LIST lib/source.h 4 \
+    "$top_srcdir"/lib/src-*.c
+check command command_entry cmd_ _entry COMMAND_LIST bench/command.h 13 \
+    "$top_srcdir"/bench/*.c
+check chart chart_def chart_ _def CHART_LIST analyze/chart-run.h 6 \
+    "$top_srcdir"/analyze/chart-*.c
 
 done_testing

@@ -642,12 +642,11 @@ int
 main(void)
 {
 	const char *data = getenv("TESTDATA");
-	char tmp[] = "/tmp/t-chart.XXXXXX", *cmd;
+	const char *tmp;
 
 	if (data == NULL)
 		data = "tests/data";
-	if (mkdtemp(tmp) == NULL)
-		tap_skip_all("mkdtemp failed");
+	tmp = tap_scratch_dir("t-chart");
 	test_draw();
 	test_basic(data, tmp);
 	test_power_states(data, tmp);
@@ -656,10 +655,6 @@ main(void)
 	test_no_pages(tmp);
 	test_long(tmp);
 	test_many(tmp);
-	cmd = xasprintf("rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		tap_diag("could not remove %s", tmp);
-	free(cmd);
 	chart_cleanup();
 	return (tap_done());
 }

@@ -239,8 +239,7 @@ make_dir(const char *dir, const char *name, int run)
 static void
 test_run_dirs(const char *basic)
 {
-	const char *tmp = getenv("TMPDIR");
-	char top[4096], empty[4200], cmd[4300], **dirs, *cause = NULL;
+	char top[4096], empty[4200], **dirs, *cause = NULL;
 	int n, i;
 
 	if (!tap_ok(compare_run_dirs(basic, &dirs, &n, &cause) == 0 &&
@@ -250,12 +249,7 @@ test_run_dirs(const char *basic)
 	free(dirs[0]);
 	free(dirs);
 
-	snprintf(top, sizeof top, "%s/t-compare.XXXXXX", tmp != NULL ? tmp :
-	    "/tmp");
-	if (mkdtemp(top) == NULL) {
-		tap_ok(0, "mkdtemp %s", top);
-		return;
-	}
+	snprintf(top, sizeof top, "%s", tap_scratch_dir("t-compare"));
 	make_dir(top, "rep-2", 1);
 	make_dir(top, "rep-1", 1);
 	make_dir(top, "notes", 0);
@@ -281,9 +275,6 @@ test_run_dirs(const char *basic)
 	    cause != NULL && strstr(cause, "missing") != NULL, "a missing "
 	    "directory is bad input naming it (%s)", cause);
 	free(cause);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
-	if (system(cmd) != 0)
-		tap_diag("could not remove %s", top);
 }
 
 /* The figure of key phase/metric in the set's first group, or NAN. */

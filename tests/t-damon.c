@@ -399,21 +399,11 @@ test_iomem(void)
 int
 main(void)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(root, sizeof root, "%s/t-damon.XXXXXX",
-	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(root) == NULL) {
-		perror("mkdtemp");
-		return (1);
-	}
+	snprintf(root, sizeof root, "%s", tap_scratch_dir("t-damon"));
 	test_support();
 	test_ownership();
 	test_tried();
 	test_map();
 	test_iomem();
-	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-	if (system(cmd) != 0)
-		tap_diag("could not remove %s", root);
 	return (tap_done());
 }

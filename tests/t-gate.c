@@ -550,16 +550,8 @@ test_holm(void)
 int
 main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char cmd[4200];
-
 	log_set_program("t-gate");
-	snprintf(scratch, sizeof scratch, "%s/t-gate.XXXXXX", tmp != NULL ?
-	    tmp : "/tmp");
-	if (mkdtemp(scratch) == NULL) {
-		perror("mkdtemp");
-		return (99);
-	}
+	snprintf(scratch, sizeof scratch, "%s", tap_scratch_dir("t-gate"));
 	test_load();
 	test_errors();
 	test_verdicts();
@@ -567,8 +559,5 @@ main(void)
 	test_holm();
 	test_one_run();
 	test_data_quality();
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-	if (system(cmd) != 0)
-		tap_diag("could not remove %s", scratch);
 	return (tap_done());
 }

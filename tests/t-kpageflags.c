@@ -556,21 +556,11 @@ test_fraction(void)
 int
 main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(tree_all, sizeof tree_all, "%s/t-kpf.XXXXXX",
-	    tmp != NULL ? tmp : "/tmp");
-	snprintf(tree_head, sizeof tree_head, "%s/t-kpf.XXXXXX",
-	    tmp != NULL ? tmp : "/tmp");
-	snprintf(tree_fw, sizeof tree_fw, "%s/t-kpf.XXXXXX",
-	    tmp != NULL ? tmp : "/tmp");
 	if (sysconf(_SC_PAGESIZE) != 4096)
 		tap_skip_all("the synthetic machine assumes 4 KiB pages");
-	if (mkdtemp(tree_all) == NULL || mkdtemp(tree_head) == NULL ||
-	    mkdtemp(tree_fw) == NULL) {
-		perror("mkdtemp");
-		return (99);
-	}
+	snprintf(tree_all, sizeof tree_all, "%s", tap_scratch_dir("t-kpf"));
+	snprintf(tree_head, sizeof tree_head, "%s", tap_scratch_dir("t-kpf"));
+	snprintf(tree_fw, sizeof tree_fw, "%s", tap_scratch_dir("t-kpf"));
 	log_set_program("t-kpageflags");
 	kpf_tree_build(tree_all, 0);
 	kpf_tree_build(tree_head, 1);
@@ -584,13 +574,5 @@ main(void)
 	test_short_file();
 	test_fraction();
 
-	if (tap_failed == 0) {
-		char cmd[12800];
-
-		snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", tree_all,
-		    tree_head, tree_fw);
-		if (system(cmd) != 0)
-			tap_diag("could not remove %s", tree_all);
-	}
 	return (tap_done());
 }

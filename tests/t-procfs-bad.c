@@ -182,14 +182,11 @@ test_runtime_cases(const char *fixtures)
 	    "        min      20\n        low  \0   25\n";
 	static const char nul_buddyinfo[] =
 	    "Node 0, zone      DMA      0      0\0     0\n";
-	const char *tmp = getenv("TMPDIR");
 	char dir[4096], path[4200], *big;
 	size_t n = 3 << 20, len;
 	const char *name;
 
-	snprintf(dir, sizeof dir, "%s/t-procfs-XXXXXX", tmp ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL)
-		die_errno(RB_EXIT_ENV, "mkdtemp");
+	snprintf(dir, sizeof dir, "%s", tap_scratch_dir("t-procfs"));
 	runtime_case(fixtures, dir, "zoneinfo", nul_zoneinfo,
 	    sizeof nul_zoneinfo - 1, "zoneinfo:4: expected text, found a NUL "
 	    "byte", "NUL byte in zoneinfo");
@@ -239,13 +236,10 @@ test_pagetype_missing(const char *fixtures)
 	struct source src;
 	struct snapshot snap;
 	struct procfile pf;
-	const char *tmp = getenv("TMPDIR");
 	char dir[4096], from[4200], path[4200], *cause = NULL;
 	int i, r1, r2, warn1, warn2;
 
-	snprintf(dir, sizeof dir, "%s/t-procfs-XXXXXX", tmp ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL)
-		die_errno(RB_EXIT_ENV, "mkdtemp");
+	snprintf(dir, sizeof dir, "%s", tap_scratch_dir("t-procfs"));
 	snprintf(from, sizeof from, "%s/6.18", fixtures);
 	procfile_init(&pf);
 	for (i = 0; i < 2; i++) {

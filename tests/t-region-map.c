@@ -480,18 +480,11 @@ test_parse_size(void)
 int
 main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	char cmd[4200];
-
-	if ((size_t)snprintf(tree, sizeof tree, "%s/t-region-map.XXXXXX",
-	    tmp != NULL ? tmp : "/tmp") >= sizeof tree)
-		tap_skip_all("TMPDIR is too long for the synthetic machine");
 	if (sysconf(_SC_PAGESIZE) != 4096)
 		tap_skip_all("the synthetic machine assumes 4 KiB pages");
-	if (mkdtemp(tree) == NULL) {
-		perror("mkdtemp");
-		return (99);
-	}
+	if ((size_t)snprintf(tree, sizeof tree, "%s",
+	    tap_scratch_dir("t-region-map")) >= sizeof tree)
+		tap_skip_all("TMPDIR is too long for the synthetic machine");
 	log_set_program("t-region-map");
 	kpf_tree_build(tree, 0);
 
@@ -502,11 +495,5 @@ main(void)
 	test_parse_size();
 	test_firmware();
 	test_shared_block();
-
-	if (tap_failed == 0) {
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tree);
-		if (system(cmd) != 0)
-			tap_diag("could not remove %s", tree);
-	}
 	return (tap_done());
 }

@@ -191,7 +191,7 @@ main(void)
 	struct sink_openmetrics om;
 	struct snapshot snap;
 	struct snap_entry *e;
-	char tmpl[] = "/tmp/t-sink-openmetrics.XXXXXX", *path, *text, *file;
+	char tmpl[4096], *path, *text, *file;
 	char *cause = NULL;
 	uint64_t t0, render_ns, write_ns;
 	int i, rounds = 2000, writes = 200;
@@ -287,8 +287,8 @@ main(void)
 	sink_openmetrics_close(&om);
 
 	/* The file is replaced whole and no temporary file stays. */
-	if (mkdtemp(tmpl) == NULL)
-		die_errno(1, "mkdtemp");
+	snprintf(tmpl, sizeof tmpl, "%s",
+	    tap_scratch_dir("t-sink-openmetrics"));
 	path = xasprintf("%s/regionbench.prom", tmpl);
 	tap_ok(sink_openmetrics_open(&om, path, "zone", 4096, &cause) == 0,
 	    "open with a file");

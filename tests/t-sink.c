@@ -231,28 +231,16 @@ test_omit(const char *tmpl, const struct snapshot *snap)
 	free(cause);
 }
 
-/* nftw callback removing the test's temporary tree. */
-static int
-remove_entry(const char *path, const struct stat *st, int type,
-    struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return (remove(path));
-}
-
 int
 main(void)
 {
-	char tmpl[] = "/tmp/rbsink.XXXXXX", dir[4200], *cause = NULL;
+	char tmpl[4096], dir[4200], *cause = NULL;
 	struct sink_csv sink;
 	struct snapshot snap;
 	struct rows r;
 	int i;
 
-	if (mkdtemp(tmpl) == NULL)
-		tap_skip_all("mkdtemp failed");
+	snprintf(tmpl, sizeof tmpl, "%s", tap_scratch_dir("t-sink"));
 	snprintf(dir, sizeof dir, "%s/run", tmpl);
 	make_snapshot(&snap);
 
@@ -372,7 +360,5 @@ main(void)
 	test_omit(tmpl, &snap);
 	test_json(tmpl, &snap);
 	snapshot_free(&snap);
-	if (nftw(tmpl, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-		tap_diag("could not remove %s", tmpl);
 	return (tap_done());
 }

@@ -38,18 +38,12 @@ main(void)
 	static const char *const vkeys[] = { "pgfault", "oom_kill", "nope" };
 	static const char *const mkeys[] = { "MemAvailable", "HugePages_Total",
 	    "Cached" };
-	const char *tmp = getenv("TMPDIR");
 	struct procfile pf;
 	char cmd[4200], *cause = NULL;
 	uint64_t v[3];
 
 	log_set_program("t-vmstat");
-	snprintf(root, sizeof root, "%s/t-vmstat.XXXXXX", tmp != NULL ? tmp :
-	    "/tmp");
-	if (mkdtemp(root) == NULL) {
-		perror("mkdtemp");
-		return (99);
-	}
+	snprintf(root, sizeof root, "%s", tap_scratch_dir("t-vmstat"));
 	procfile_init(&pf);
 	put("vmstat", "nr_free_pages 12\npgfault 345\ngarbage\noom_kill 2\n"
 	    "pgfaultx 9\n");
@@ -73,8 +67,5 @@ main(void)
 	    "missing file is an error naming it (%s)", cause ? cause : "none");
 	free(cause);
 	procfile_free(&pf);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		tap_diag("could not remove %s", root);
 	return (tap_done());
 }

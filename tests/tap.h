@@ -6,12 +6,14 @@
 #ifndef RB_TAP_H
 #define RB_TAP_H
 
+#include <ftw.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int tap_count;
 static int tap_failed;
@@ -77,6 +79,72 @@ tap_skip_all(const char *reason)
 		tap_diag("got %.10g, want %.10g (tolerance %g)", tap_g_,	\
 		    tap_w_, (double)(tol));				\
 } while (0)
+
+#define TAP_SCRATCH_MAX	8
+
+/* The scratch directories made, and the process that made them. */
+static char tap_scratch[TAP_SCRATCH_MAX][4096];
+static int tap_nscratch;
+static pid_t tap_scratch_owner;
+
+/* nftw callback of the scratch removal. */
+static inline int
+tap_scratch_unlink(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path));
+}
+
+/*
+ * At exit of the process that made them: remove the scratch directories,
+ * or keep them (named) when a test failed or RB_KEEP_WORK is set, as the
+ * shell tests keep their work directory.
+ */
+static inline void
+tap_scratch_cleanup(void)
+{
+	const char *keep = getenv("RB_KEEP_WORK");
+	int i;
+
+	if (getpid() != tap_scratch_owner)
+		return;
+	for (i = 0; i < tap_nscratch; i++) {
+		if (tap_failed > 0 || (keep != NULL && *keep != '\0'))
+			printf("# scratch directory kept: %s\n", tap_scratch[i]);
+		else if (nftw(tap_scratch[i], tap_scratch_unlink, 16,
+		    FTW_DEPTH | FTW_PHYS) != 0)
+			printf("# could not remove %s\n", tap_scratch[i]);
+	}
+}
+
+/*
+ * A private scratch directory, $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR),
+ * removed with everything in it when the test ends; the whole test is
+ * skipped when it cannot be made.  Returns its path (valid to the end).
+ */
+static inline const char *
+tap_scratch_dir(const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (tap_nscratch == TAP_SCRATCH_MAX)
+		tap_skip_all("too many scratch directories");
+	dir = tap_scratch[tap_nscratch];
+	if ((size_t)snprintf(dir, sizeof tap_scratch[0], "%s/%s.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", name) >=
+	    sizeof tap_scratch[0] - 64)
+		tap_skip_all("TMPDIR is too long for a scratch directory");
+	if (mkdtemp(dir) == NULL)
+		tap_skip_all("cannot make a scratch directory in TMPDIR");
+	if (tap_nscratch++ == 0) {
+		tap_scratch_owner = getpid();
+		atexit(tap_scratch_cleanup);
+	}
+	return (dir);
+}
 
 /* Print the plan and return the exit status. */
 static inline int
