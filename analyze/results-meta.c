@@ -14,7 +14,7 @@
 #include "meta.h"
 #include "results.h"
 #include "results-csv.h"
-#include "vm.h"
+#include "vm-facts.h"
 
 /* A string member by dotted path, copied, or dflt when absent. */
 static char *
@@ -149,25 +149,21 @@ void
 results_guest_boot(struct results *res)
 {
 	const char *sha, *report;
-	char *real, *path;
+	char *real;
 	json_t *facts;
 
 	if (res->guest_kernel_sha256 == NULL ||
 	    (real = realpath(res->dir, NULL)) == NULL)
 		return;
-	strrchr(real, '/')[1] = '\0';	/* realpath's are absolute */
-	path = xasprintf("%s%s", real, VM_FACTS_FILE);
+	*strrchr(real, '/') = '\0';	/* realpath's are absolute */
+	facts = vm_facts_read_dir(*real != '\0' ? real : "/");
 	free(real);
-	facts = json_load_file(path, 0, NULL);
-	sha = json_string_value(json_object_get(json_object_get(
-	    json_object_get(facts, "guest"), "kernel"), "sha256"));
+	sha = vm_facts_string(facts, "guest.kernel.sha256");
 	if (sha != NULL && strcmp(sha, res->guest_kernel_sha256) == 0) {
 		res->guest = 1;
-		report = json_string_value(json_object_get(facts,
-		    "kernel_report"));
+		report = vm_facts_string(facts, "kernel_report");
 		if (report != NULL)
 			res->guest_kernel_report = xstrdup(report);
 	}
 	json_decref(facts);
-	free(path);
 }

@@ -1,7 +1,7 @@
 /*
  * regionbench ab --kernel IMAGE [--kernel-b IMAGE | --append-b ARGS]
  * [options] [SUITE [RUN OPTIONS]]: A/B of two kernels, or of two boot
- * argument strings, in QEMU guests.  The work is in lib/vm-ab.c.
+ * argument strings, in QEMU guests.  The work is in vm/vm-ab.c.
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /*
  * regionbench vm --kernel IMAGE [options] -- COMMAND...: boot IMAGE in
  * QEMU with the host's root read-only, run COMMAND in the results
- * directory and return its exit status.  The work is in lib/vm.c.
+ * directory and return its exit status.  The work is in vm/vm.c.
  */
 #include "config.h"
 

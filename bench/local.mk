@@ -45,15 +45,6 @@ dist_suites_DATA = \
 	bench/suites/soak.ini
 dist_pkgdata_DATA += bench/suites/gate-rules.ini bench/suites/gate-rules-vm.ini
 
-# The init of the guests `regionbench vm` boots (found next to the program
-# in an uninstalled build).  Static, since the initramfs holds no libc, and
-# built without the sanitizers, which cannot link statically.
-pkglibexec_PROGRAMS = bench/regionbench-vm-init
-bench_regionbench_vm_init_SOURCES = bench/vm-init.c
-bench_regionbench_vm_init_CFLAGS = -Wall -Wextra -Wshadow -Wno-sign-compare \
-	-Wmissing-prototypes -Wstrict-prototypes -Wformat=2
-bench_regionbench_vm_init_LDFLAGS = -static
-
 # The manual page: the prose of docs/regionbench.1.in with every command
 # heading and option list filled in from the option tables by the program
 # just built, so the page and --help cannot drift apart.

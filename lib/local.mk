@@ -47,7 +47,5 @@ lib_librb_a_SOURCES = \
 	lib/sink-csv.c lib/sink-csv.h \
 	lib/sink-openmetrics.c lib/sink-openmetrics.h \
 	lib/http-metrics.c lib/http-metrics.h \
-	lib/vm.c lib/vm.h \
-	lib/vm-accel.c \
-	lib/trusted-path.c lib/trusted-path.h \
-	lib/vm-image.c
+	lib/vm-facts.c lib/vm-facts.h \
+	lib/trusted-path.c lib/trusted-path.h

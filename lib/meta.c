@@ -23,6 +23,7 @@
 #include "input-file.h"
 #include "log.h"
 #include "meta.h"
+#include "vm-facts.h"
 #include "procfile.h"
 #include "source.h"
 #include "topology.h"
@@ -65,12 +66,9 @@ meta_file_line(const char *root, const char *name)
 static json_t *
 meta_guest(void)
 {
-	const char *path = getenv("REGIONBENCH_VM_FACTS");
 	json_t *facts, *guest;
 
-	if (path == NULL || *path == '\0')
-		return (NULL);
-	if ((facts = json_load_file(path, 0, NULL)) == NULL)
+	if ((facts = vm_facts_read(getenv(VM_FACTS_ENV))) == NULL)
 		return (NULL);
 	guest = json_object_get(facts, "guest");
 	if (guest != NULL && json_is_object(guest))

@@ -304,17 +304,15 @@ vm_ab_name_kernel_reports(const char *parent, const char *const labels[2],
 {
 	json_t *facts;
 	const char *report;
-	char *path;
+	char *dir;
 	long i;
 	int s;
 
 	for (s = 0; s < 2; s++) {
 		for (i = 0; i < boots; i++) {
-			path = xasprintf("%s/%s-%ld/%s", parent, labels[s],
-			    i + 1, VM_FACTS_FILE);
-			facts = json_load_file(path, 0, NULL);
-			report = json_string_value(json_object_get(facts,
-			    "kernel_report"));
+			dir = xasprintf("%s/%s-%ld", parent, labels[s], i + 1);
+			facts = vm_facts_read_dir(dir);
+			report = vm_facts_string(facts, "kernel_report");
 			if (report != NULL)
 				log_warnx("ab: in boot %s-%ld (%s) the guest "
 				    "kernel reported \"%s\" (%s/%s-%ld/%s)",
@@ -322,7 +320,7 @@ vm_ab_name_kernel_reports(const char *parent, const char *const labels[2],
 				    "candidate", report, parent, labels[s],
 				    i + 1, VM_DMESG_FILE);
 			json_decref(facts);
-			free(path);
+			free(dir);
 		}
 	}
 }

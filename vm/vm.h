@@ -1,9 +1,11 @@
 /*
  * Booting a kernel in QEMU and running one command inside it
- * (`regionbench vm`).  vm-image.c knows kernel images and builds the
- * initramfs (the static guest init and the modules the guest needs);
- * vm.c starts QEMU, relays the command's output, enforces the timeout and
- * brings the exit status back.  See docs/vm.md.
+ * (`regionbench vm`).  vm-kernel.c knows kernel images, vm-image.c
+ * builds the initramfs (the static guest init and the modules the guest
+ * needs) and vm-cache.c keeps what was built; vm-accel.c chooses KVM or
+ * TCG; vm.c prepares a boot and vm-boot.c starts QEMU, relays the
+ * command's output, enforces the timeout and brings the exit status back.
+ * See docs/vm.md.
  */
 #ifndef RB_VM_H
 #define RB_VM_H
@@ -11,22 +13,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vm-facts.h"
+
 /* Where the command's control files live inside the results share. */
 #define VM_CONTROL_DIR	".regionbench-vm"
-/* The facts of a boot, written by the host and read by the guest. */
-#define VM_FACTS_FILE	"vm.json"
 #define VM_CONSOLE_FILE	"vm-console.log"
 /* What QEMU itself printed (its errors when it could not run the guest). */
 #define VM_QEMU_LOG_FILE	"vm-qemu.log"
-/* The guest kernel's log, which the guest init writes. */
-#define VM_DMESG_FILE	"vm-dmesg.log"
 /* The image of a kernel build tree given as --kernel DIR. */
 #define VM_TREE_IMAGE	"arch/x86/boot/bzImage"
-/* Environment variable naming the facts file inside the guest. */
-#define VM_FACTS_ENV	"REGIONBENCH_VM_FACTS"
 /*
  * The initramfs's /modules puts each module in a group the guest init
- * waits for at a different step (lib/vm-image.c, bench/vm-init.c).
+ * waits for at a different step (vm/vm-image.c, vm/vm-init.c).
  */
 #define VM_MODULE_GROUPS	3
 

@@ -52,7 +52,7 @@
 /*
  * One line of /modules: "GROUP NAME.ko", in load order: each module after
  * those it needs, and those of a group after those of the groups before
- * it (lib/vm-image.c).
+ * it (vm/vm-image.c).
  */
 struct module {
 	int		 group;
@@ -308,7 +308,7 @@ build_root(void)
 
 /*
  * The control directory's env file: NUL-terminated NAME=VALUE entries
- * (lib/vm.c writes it), so a path may hold any byte.
+ * (vm/vm.c writes it), so a path may hold any byte.
  */
 static char *
 env_value(const char *env, size_t len, const char *name)
