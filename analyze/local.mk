@@ -7,19 +7,20 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/results.c analyze/results.h \
 	analyze/results-csv.c analyze/results-csv.h analyze/results-meta.c \
 	analyze/results-rows.c \
-	analyze/metrics.c analyze/metrics.h \
+	analyze/metrics.c analyze/metrics.h analyze/metrics-summary.c \
 	analyze/metric-list.c analyze/metric-list.h \
 	analyze/summary.c analyze/summary.h \
 	analyze/quality.c analyze/quality.h \
 	analyze/power.c analyze/power.h \
 	analyze/seed-table.c analyze/seed-table.h \
 	analyze/stats.c analyze/stats.h \
-	analyze/compare.c analyze/compare.h \
+	analyze/compare.c analyze/compare.h analyze/compare-cell.c \
 	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
 	analyze/gate-output.c analyze/gate-run.c \
 	analyze/store.c analyze/store.h analyze/store-int.h \
 	analyze/store-sqlite.c analyze/store-pg.c analyze/store-dirs.c \
+	analyze/store-select.c \
 	analyze/verify.c analyze/verify.h \
 	analyze/output.c analyze/output.h \
 	analyze/chart.c analyze/chart.h analyze/chart-run.h \

@@ -1,6 +1,7 @@
 /*
- * The metric table built from METRIC_LIST, and finding the row of a
- * series or summary name.
+ * The metric table built from METRIC_LIST, finding the row of a series or
+ * summary name, and the rules that read it: which tables show a metric,
+ * which way it is better, whether it is a rate.
  */
 #include "config.h"
 
@@ -8,6 +9,7 @@
 
 #include "log.h"
 #include "metric-list.h"
+#include "metrics.h"
 
 const struct metric_def metric_defs[METRIC_COUNT] = {
 #define METRIC_DEF(i, n, u, h, b, s) [METRIC_##i] = { .id = METRIC_##i, \
@@ -92,4 +94,133 @@ metric_lookup(const char *name)
 			return (&metric_defs[i]);
 	}
 	return (NULL);
+}
+
+/* Does a metric name end with suffix? */
+static int
+metrics_ends_with(const char *metric, const char *suffix)
+{
+	size_t len = strlen(metric), slen = strlen(suffix);
+
+	return (len > slen && strcmp(metric + len - slen, suffix) == 0);
+}
+
+/*
+ * How a metric is shown: its row of METRIC_LIST, or a series reduced
+ * like the list's for a name the list does not hold.
+ */
+static enum metric_shown
+metrics_shown_as(const char *metric)
+{
+	const struct metric_def *d = metric_lookup(metric);
+
+	return (d != NULL ? d->shown : METRIC_SHOWN_REDUCED);
+}
+
+/*
+ * The one rule for which summary metrics the human-readable outputs
+ * (analyze tables, compare tables, the report) show, from each metric's
+ * visibility in METRIC_LIST.  Every metric is in summary.csv and the JSON
+ * outputs whatever this says.  Headline figures are the time-weighted
+ * mean and final value of headline series, whole rows (the phase
+ * duration, power-model estimates) and workload figures; brief keeps only
+ * the rates of workload figures.
+ */
+int
+metrics_shown(const char *metric, int headline, enum metrics_detail detail)
+{
+	if (detail == METRICS_ALL)
+		return (1);
+	if (!headline)
+		return (0);
+	switch (metrics_shown_as(metric)) {
+	case METRIC_SHOWN_RATES:
+		return (detail != METRICS_BRIEF ||
+		    metrics_ends_with(metric, "_per_s"));
+	case METRIC_SHOWN_WHOLE:
+		return (1);
+	case METRIC_SHOWN_NEVER:
+		return (0);
+	case METRIC_SHOWN_REDUCED:
+		break;
+	}
+	return (metrics_ends_with(metric, ".twmean") ||
+	    metrics_ends_with(metric, ".final"));
+}
+
+/*
+ * Is a summary metric a reduction of a series (NAME.min ... NAME.twmean)?
+ * Tables that print a series as one row of its reductions skip these.
+ */
+int
+metrics_is_reduction(const char *metric)
+{
+	static const char *const names[] = {
+		".min", ".mean", ".max", ".final", ".twmean"
+	};
+	size_t i;
+
+	if (metrics_shown_as(metric) == METRIC_SHOWN_RATES ||
+	    metrics_shown_as(metric) == METRIC_SHOWN_WHOLE)
+		return (0);
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (metrics_ends_with(metric, names[i]))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * compare's headline set, what its text and markdown tables show without
+ * --all: the time-weighted mean of headline series, the whole rows (the
+ * phase duration, the power-model estimates) and the workload rates,
+ * about 15 rows a phase.
+ */
+int
+metrics_compare_shown(const char *metric, const char *unit, int headline)
+{
+	if (!headline)
+		return (0);
+	switch (metrics_shown_as(metric)) {
+	case METRIC_SHOWN_RATES:
+		return (metrics_is_rate(metric, unit));
+	case METRIC_SHOWN_WHOLE:
+		return (1);
+	case METRIC_SHOWN_NEVER:
+		return (0);
+	case METRIC_SHOWN_REDUCED:
+		break;
+	}
+	return (metrics_ends_with(metric, ".twmean"));
+}
+
+/* Is a metric a rate (per second), whose mean is the harmonic one? */
+int
+metrics_is_rate(const char *metric, const char *unit)
+{
+	size_t len = strlen(unit);
+
+	return (metrics_ends_with(metric, "_per_s") ||
+	    (len > 2 && strcmp(unit + len - 2, "/s") == 0));
+}
+
+/*
+ * Which way a summary metric is better (docs/metrics.md), as METRIC_LIST
+ * says; workload figures by their unit: rates higher, times and OOM kills
+ * lower.  A name the list does not hold is context: neither.
+ */
+enum metrics_better
+metrics_better(const char *metric, const char *unit)
+{
+	const struct metric_def *d = metric_lookup(metric);
+
+	if (d == NULL)
+		return (METRICS_BETTER_NONE);
+	if (d->better != METRICS_BETTER_BY_UNIT)
+		return (d->better);
+	if (metrics_is_rate(metric, unit))
+		return (METRICS_BETTER_HIGHER);
+	if (strcmp(unit, "s") == 0 || metrics_ends_with(metric, ".oom_kills"))
+		return (METRICS_BETTER_LOWER);
+	return (METRICS_BETTER_NONE);
 }

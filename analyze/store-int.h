@@ -1,7 +1,8 @@
 /*
  * What a database engine gives the results database (store.c): statements
  * with text parameters $1..$N (NULL is SQL NULL) and queries that hand each
- * row's columns to a callback as text.  One file per engine.
+ * row's columns to a callback as text.  One file per engine.  Also what
+ * store.c shares with store-select.c: the open database and its queries.
  */
 #ifndef RB_STORE_INT_H
 #define RB_STORE_INT_H
@@ -23,5 +24,18 @@ struct store_engine {
 
 extern const struct store_engine store_engine_sqlite;
 extern const struct store_engine store_engine_postgresql;
+
+/* An open database (store.c). */
+struct store {
+	const struct store_engine *engine;
+	void		*conn;
+	char		*url;
+	char		*created;	/* sqlite file this open created */
+};
+
+int	 store_version(struct store *st, long *version, char **cause);
+int	 st_query(struct store *st, const char *sql, int n,
+	     const char *const *params, store_row_fn row, void *arg,
+	     char **cause);
 
 #endif
