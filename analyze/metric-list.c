@@ -9,7 +9,6 @@
 
 #include "log.h"
 #include "metric-list.h"
-#include "metrics.h"
 
 const struct metric_def metric_defs[METRIC_COUNT] = {
 #define METRIC_DEF(i, n, u, h, b, s) [METRIC_##i] = { .id = METRIC_##i, \

@@ -107,6 +107,13 @@ struct metric_def {
 	enum metric_shown	 shown;
 };
 
+/* How much of a summary a human-readable table shows. */
+enum metrics_detail {
+	METRICS_BRIEF,		/* headline figures, workload rates only */
+	METRICS_HEADLINE,	/* the figures people read first */
+	METRICS_ALL,		/* every metric */
+};
+
 extern const struct metric_def metric_defs[METRIC_COUNT];
 
 /* The name of a metric without parts ("spread_index"). */
@@ -115,5 +122,12 @@ extern const struct metric_def metric_defs[METRIC_COUNT];
 char	*metric_name(enum metric_id id, const char *part1,
 	     const char *part2);
 const struct metric_def *metric_lookup(const char *name);
+int	 metrics_shown(const char *metric, int headline,
+	     enum metrics_detail detail);
+int	 metrics_is_reduction(const char *metric);
+int	 metrics_compare_shown(const char *metric, const char *unit,
+	     int headline);
+int	 metrics_is_rate(const char *metric, const char *unit);
+enum metrics_better metrics_better(const char *metric, const char *unit);
 
 #endif

@@ -89,21 +89,8 @@ struct summary {
 	int		 n;
 };
 
-/* How much of a summary a human-readable table shows. */
-enum metrics_detail {
-	METRICS_BRIEF,		/* headline figures, workload rates only */
-	METRICS_HEADLINE,	/* the figures people read first */
-	METRICS_ALL,		/* every metric */
-};
 
 void	 metrics_options_default(struct metrics_options *opt);
-int	 metrics_shown(const char *metric, int headline,
-	     enum metrics_detail detail);
-int	 metrics_is_reduction(const char *metric);
-int	 metrics_compare_shown(const char *metric, const char *unit,
-	     int headline);
-int	 metrics_is_rate(const char *metric, const char *unit);
-enum metrics_better metrics_better(const char *metric, const char *unit);
 int	 metrics_compute(const struct results *res,
 	     const struct metrics_options *opt, struct metrics **out,
 	     char **cause);

@@ -3,8 +3,9 @@
 # is record/, the guests vm/.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
-	-I$(top_srcdir)/vm -I$(top_srcdir)/record
+bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads \
+	-I$(top_srcdir)/analyze -I$(top_srcdir)/record -I$(top_srcdir)/vm \
+	-I$(top_srcdir)/bench
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
@@ -31,7 +32,7 @@ bench_libbench_a_SOURCES = \
 
 bin_PROGRAMS += bench/regionbench
 bench_regionbench_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-bench_regionbench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record
+bench_regionbench_CPPFLAGS = $(bench_libbench_a_CPPFLAGS)
 bench_regionbench_SOURCES = bench/regionbench.c
 bench_regionbench_LDADD = bench/libbench.a vm/libvm.a record/librecord.a \
 	analyze/libanalyze.a \

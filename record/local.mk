@@ -5,8 +5,8 @@
 # repetition); its functions return their errors.
 noinst_LIBRARIES += record/librecord.a
 record_librecord_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
-record_librecord_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyze \
-	-I$(top_srcdir)/record
+record_librecord_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads \
+	-I$(top_srcdir)/analyze -I$(top_srcdir)/record
 record_librecord_a_SOURCES = \
 	record/recording.c record/recording.h \
 	record/references.c record/references.h \

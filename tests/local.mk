@@ -18,7 +18,8 @@ AM_TESTS_ENVIRONMENT = \
 	TESTDATA='$(abs_top_srcdir)/tests/data'; \
 	export top_srcdir top_builddir REGIONBENCH FIXTURES TESTDATA;
 
-TEST_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS) -I$(top_srcdir)/tests
+TEST_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS) -I$(top_srcdir)/tests \
+	-I$(top_srcdir)/workloads
 TEST_ARCHIVES = bench/libbench.a vm/libvm.a record/librecord.a \
 	analyze/libanalyze.a \
 	workloads/libworkloads.a lib/librb.a

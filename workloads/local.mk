@@ -1,6 +1,7 @@
 # workloads/: one file per workload plus the registry.
 noinst_LIBRARIES += workloads/libworkloads.a
 workloads_libworkloads_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+workloads_libworkloads_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads
 workloads_libworkloads_a_SOURCES = \
 	workloads/workload.h workloads/workload-private.h \
 	workloads/workload.c workloads/workload-settings.c \
