@@ -108,7 +108,7 @@ buddyinfo_counts(struct buddyinfo_parse *bp, int node, int region,
 	}
 	/*
 	 * pages free lags the free lists by up to the per-CPU vmstat
-	 * thresholds (notes/kernel-interfaces.md section 3): only a larger
+	 * thresholds (mm/vmstat.c's stat_threshold): only a larger
 	 * difference is worth an event.
 	 */
 	if (sum > e->free_pages + e->stat_slack ||

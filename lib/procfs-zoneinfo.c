@@ -4,7 +4,8 @@
  * header with a per-region table inside (2012-13 sorted-buddy series).
  * Item lists change in nearly every release, so lines are recognised by
  * their leading key and everything else is skipped; only the few figures a
- * region needs are read.  See notes/kernel-interfaces.md sections 3 and 4.
+ * region needs are read.  Every layout has a fixture in tests/fixtures/proc
+ * (its README.md lists them and the invariants they hold).
  */
 #include "config.h"
 

@@ -6,7 +6,7 @@
  * the free (KPF_BUDDY) pages with their buddy orders, and the used pages by
  * class.  zoneinfo read before and after the scan checks the free counts
  * and tells lazily initialised memory from used memory.  The why and the
- * accuracy are in docs/kpageflags.md and notes/kpageflags-feasibility.md.
+ * accuracy are in docs/kpageflags.md.
  *
  * This file is the source's face (options, probe, open, read, describe);
  * the scan is src-kpageflags-scan.c and its checks against zoneinfo are

@@ -177,7 +177,7 @@ awk -F, -v ncpu="$ncpu" '
 			lo = before[k] < after[k] ? before[k] : after[k]
 			hi = before[k] < after[k] ? after[k] : before[k]
 			# vmstat slack plus what this busy VM moves in a second
-			# (notes/kpageflags-feasibility.md: 60k-180k pages).
+			# (measured on a busy VM: 60k-180k pages).
 			slack = 64 * ncpu + 0.05 * managed[k] + 1000
 			if (got[k] < lo - slack || got[k] > hi + slack) {
 				printf "# zone %s: sampled %d, zoneinfo %d..%d\n", k, got[k], lo, hi
