@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <nettle/sha2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,33 @@ compare_run_shape(const struct results *res)
 	return (text);
 }
 
+/*
+ * The run's id: meta.json's run_id, or for a run written before meta.json
+ * had one, a stable id derived from what identifies it.
+ */
+char *
+compare_run_id(const struct results *res)
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char *text, hex[33];
+	int i;
+
+	if (res->run_id != NULL && res->run_id[0] != '\0')
+		return (xstrdup(res->run_id));
+	text = xasprintf("%s\n%s\n%s\n%s\n%s\n%s", res->host,
+	    res->start_time != NULL ? res->start_time : "",
+	    res->kernel_release, res->boot_id != NULL ? res->boot_id : "",
+	    res->label, res->command != NULL ? res->command : "");
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof digest, digest);
+	free(text);
+	for (i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return (xasprintf("legacy-%s", hex));
+}
+
 /* Load one run directory and keep its summary and identity. */
 int
 compare_load_run(const char *dir, const struct metrics_options *opt,
@@ -85,6 +114,10 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	}
 	run = xcalloc(1, sizeof *run);
 	run->dir = xstrdup(dir);
+	/* Copies of a run without an id are told apart by their paths. */
+	run->run_id = res->run_id != NULL && res->run_id[0] != '\0' ?
+	    xstrdup(res->run_id) : NULL;
+	run->real = realpath(dir, NULL);
 	run->label = xstrdup(res->label);
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
@@ -140,6 +173,8 @@ compare_run_release(struct compare_run *run)
 	int i;
 
 	free(run->dir);
+	free(run->run_id);
+	free(run->real);
 	free(run->label);
 	free(run->host);
 	free(run->kernel_release);
@@ -395,6 +430,60 @@ compare_build_keys(struct compare_set *set)
 	}
 }
 
+/*
+ * Are two runs one: the same run_id, or (for runs written before run ids)
+ * the same directory?
+ */
+static int
+same_run(const struct compare_run *a, const struct compare_run *b)
+{
+	if (a->run_id != NULL && b->run_id != NULL)
+		return (strcmp(a->run_id, b->run_id) == 0);
+	return (a->real != NULL && b->real != NULL &&
+	    strcmp(a->real, b->real) == 0);
+}
+
+/* A run's id for messages. */
+static const char *
+run_name(const struct compare_run *run)
+{
+	return (run->run_id != NULL ? run->run_id : "without run_id");
+}
+
+/*
+ * Count each run of group g once: a run named twice (the same directory
+ * or selection twice, overlapping selections, a copy of a directory) is
+ * one run, not more evidence.  The copies are dropped with a warning that
+ * names them.
+ */
+static void
+compare_group_dedupe(struct compare_set *set, struct compare_group *g)
+{
+	struct compare_run *run;
+	int i, j, kept = 0;
+
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < kept && !same_run(g->runs[j], run); j++)
+			;
+		if (j == kept) {
+			g->runs[kept++] = run;
+			continue;
+		}
+		log_warnx("%s: %s is the same run as %s (run_id %s): counted "
+		    "once", g->name, run->dir, g->runs[j]->dir, run_name(run));
+		for (j = 0; j < set->nruns && set->runs[j] != run; j++)
+			;
+		if (j < set->nruns) {
+			memmove(set->runs + j, set->runs + j + 1,
+			    (set->nruns - j - 1) * sizeof *set->runs);
+			set->nruns--;
+		}
+		compare_run_release(run);
+	}
+	g->nruns = kept;
+}
+
 const char *const compare_group_by_names[] = { "dir", "label", "kernel", NULL };
 
 /* Load every path and group the runs. */
@@ -448,6 +537,8 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 		free(base);
 		free(runs);
 	}
+	for (i = 0; i < set->ngroups; i++)
+		compare_group_dedupe(set, &set->groups[i]);
 	compare_build_keys(set);
 	*out = set;
 	return (0);
@@ -461,7 +552,7 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 {
 	struct compare_set *set = xcalloc(1, sizeof *set);
 	struct compare_group *g;
-	int i, rc;
+	int i, j, rc;
 
 	group_get(set, "baseline");
 	group_get(set, "candidate");
@@ -469,6 +560,23 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 		g = &set->groups[i < nbase ? 0 : 1];
 		if ((rc = compare_add_path(set, i < nbase ? base[i] :
 		    cand[i - nbase], opt, &g->runs, &g->nruns, cause)) != 0) {
+			compare_free(set);
+			return (rc);
+		}
+	}
+	compare_group_dedupe(set, &set->groups[0]);
+	compare_group_dedupe(set, &set->groups[1]);
+	/* A run on both sides would be compared with itself. */
+	for (i = 0; i < set->groups[0].nruns; i++) {
+		for (j = 0; j < set->groups[1].nruns; j++) {
+			if (!same_run(set->groups[0].runs[i],
+			    set->groups[1].runs[j]))
+				continue;
+			rc = fail_with(cause, RB_EXIT_INPUT, "run %s is both "
+			    "baseline (%s) and candidate (%s): a run can be on "
+			    "one side only", run_name(set->groups[0].runs[i]),
+			    set->groups[0].runs[i]->dir,
+			    set->groups[1].runs[j]->dir);
 			compare_free(set);
 			return (rc);
 		}

@@ -18,6 +18,16 @@ struct store_engine {
 	int		 (*query)(void *conn, const char *sql, int n,
 			     const char *const *params, store_row_fn row,
 			     void *arg, char **cause);
+	/*
+	 * Start the one transaction of a load holding the database's write
+	 * lock, so that concurrent loads wait for each other (busy timeout,
+	 * advisory lock) instead of failing or interleaving.
+	 */
+	int		 (*begin)(void *conn, char **cause);
+	/* Has the file been removed or replaced since it was opened? */
+	int		 (*moved)(void *conn);
+	/* target as messages show it (password masked), NULL: unknown. */
+	char		*(*shown)(const char *target);
 	/* SQL type of an auto-numbered key is not needed: keys are texts. */
 };
 

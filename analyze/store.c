@@ -7,11 +7,12 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
-#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,14 @@
 struct store {
 	const struct store_engine *engine;
 	void		*conn;
-	char		*url;
-	char		*created;	/* sqlite file this open created */
+	char		*url;		/* as messages show it */
+	char		*target;	/* the path (sqlite) or the URL */
+	char		*created;	/* sqlite file this process created */
+	int		 created_fd;	/* and holds, -1 when none */
+	int		 warned;	/* about the file's owner */
 };
+
+static void	store_forget_created(struct store *);
 
 /*
  * The schema, one list of statements per version: migrating from version
@@ -217,15 +223,51 @@ store_migrate(struct store *st, char **cause)
 	return (0);
 }
 
+/* The value of a hex digit, -1 for none. */
+static int
+hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+/* Do the n bytes at key, percent-decoded, spell "password" (any case)? */
+static int
+key_is_password(const char *key, size_t n)
+{
+	const char *want = "password";
+	size_t i;
+	int hi, lo, c;
+
+	for (i = 0; i < n; i++, want++) {
+		c = (unsigned char)key[i];
+		if (c == '%' && i + 2 < n &&
+		    (hi = hex_value(key[i + 1])) >= 0 &&
+		    (lo = hex_value(key[i + 2])) >= 0) {
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (*want == '\0' || tolower(c) != *want)
+			return (0);
+	}
+	return (*want == '\0');
+}
+
 /*
- * The URL as messages show it: a password (user:PASSWORD@ or password=)
+ * The URL as messages show it, for URLs libpq does not parse: a password
+ * (user:PASSWORD@, or a key that spells password, percent-encoded or not)
  * becomes "***", since messages end up in CI logs.
  */
-char *
-store_url_shown(const char *url)
+static char *
+url_masked(const char *url)
 {
-	char *out = xstrdup(url), *p, *auth, *end, *sign, *colon, *next;
-	size_t n, at;
+	char *out = xstrdup(url), *auth, *end, *sign, *colon, *next;
+	size_t at, key, n;
 
 	if ((auth = strstr(out, "://")) != NULL) {
 		auth += 3;
@@ -239,72 +281,180 @@ store_url_shown(const char *url)
 			out = next;
 		}
 	}
-	for (at = 0; (p = strstr(out + at, "password=")) != NULL;) {
-		at = (size_t)(p - out) + 9;
+	/* Every key=value, after ?, & or a space (keyword/value strings). */
+	for (at = 0; out[at] != '\0'; at++) {
+		if (at > 0 && strchr("?& ", out[at - 1]) == NULL)
+			continue;
+		key = at;
+		n = strcspn(out + key, "=& ");
+		if (out[key + n] != '=' || !key_is_password(out + key, n))
+			continue;
+		at = key + n + 1;
 		n = strcspn(out + at, "& ");
 		next = xasprintf("%.*s***%s", (int)at, out, out + at + n);
 		free(out);
 		out = next;
-		at += 3;
+		at += 2;
 	}
 	return (out);
+}
+
+/* The URL as messages show it, the password masked. */
+char *
+store_url_shown(const char *url)
+{
+	char *shown;
+
+	if ((strncmp(url, "postgresql://", 13) == 0 ||
+	    strncmp(url, "postgres://", 11) == 0) &&
+	    (shown = store_engine_postgresql.shown(url)) != NULL)
+		return (shown);
+	return (url_masked(url));
+}
+
+/*
+ * A SQLite database name that keeps what is stored in a file: not
+ * ":memory:", not empty (a temporary database), not a "file:" URI (which
+ * this SQLite may read as one, with mode=memory and the like).
+ */
+static int
+sqlite_name_ok(const char *target, const char *shown, char **cause)
+{
+	if (*target == '\0' || strcmp(target, ":memory:") == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: an in-memory "
+		    "database keeps nothing: name a file, sqlite:PATH",
+		    shown));
+	if (strncmp(target, "file:", 5) == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: SQLite URI "
+		    "names are not taken: name a file, sqlite:PATH (a file "
+		    "called file:... is sqlite:./file:...)", shown));
+	return (0);
+}
+
+/*
+ * Open the SQLite file, creating it (O_EXCL) when it does not exist: only
+ * then is it this process's to remove, and the descriptor kept says which
+ * file that was.  A database owned by another user is read with a
+ * warning: whoever owns it decides what it holds.
+ */
+static int
+store_open_sqlite(struct store *st, char **cause)
+{
+	struct stat sb;
+	int fd;
+
+	fd = open(st->target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0644);
+	if (fd != -1) {
+		st->created_fd = fd;
+		st->created = xstrdup(st->target);
+	} else if (lstat(st->target, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_uid != geteuid() && !st->warned) {
+		st->warned = 1;
+		log_warnx("%s is owned by uid %lu, not by this user: runs read "
+		    "from it are whatever that user put there", st->url,
+		    (unsigned long)sb.st_uid);
+	}
+	if ((st->conn = st->engine->open(st->target, cause)) == NULL) {
+		store_forget_created(st);
+		return (-RB_EXIT_ENV);
+	}
+	return (0);
 }
 
 int
 store_open(const char *url, struct store **out, char **cause)
 {
 	struct store *st;
-	struct stat sb;
-	const char *target;
 	int rc;
 
 	st = xcalloc(1, sizeof *st);
+	st->created_fd = -1;
 	st->url = store_url_shown(url);
-	if (strncmp(url, "sqlite:", 7) == 0 && url[7] != '\0') {
+	if (strncmp(url, "sqlite:", 7) == 0) {
 		st->engine = &store_engine_sqlite;
-		target = url + 7;
-		if (stat(target, &sb) == -1 && errno == ENOENT)
-			st->created = xstrdup(target);
+		st->target = xstrdup(url + 7);
+		if ((rc = sqlite_name_ok(st->target, st->url, cause)) != 0)
+			goto fail;
+		if ((rc = store_open_sqlite(st, cause)) != 0)
+			goto fail;
 	} else if (strncmp(url, "postgresql://", 13) == 0 ||
 	    strncmp(url, "postgres://", 11) == 0) {
 		st->engine = &store_engine_postgresql;
-		target = url;
+		st->target = xstrdup(url);
+		if ((st->conn = st->engine->open(st->target, cause)) == NULL) {
+			rc = -RB_EXIT_ENV;
+			if (cause != NULL && *cause != NULL &&
+			    strncmp(*cause, "--db:", 5) == 0)
+				rc = -RB_EXIT_INPUT;
+			goto fail;
+		}
 	} else {
 		rc = fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
 		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
 		    "(a libpq URI)", st->url);
-		free(st->url);
-		free(st);
-		return (rc);
-	}
-	if ((st->conn = st->engine->open(target, cause)) == NULL) {
-		free(st->created);
-		free(st->url);
-		free(st);
-		return (-RB_EXIT_ENV);
+		goto fail;
 	}
 	*out = st;
 	return (0);
+fail:
+	free(st->target);
+	free(st->url);
+	free(st);
+	return (rc);
 }
 
 /*
- * Close; a SQLite file this open created and left without a schema (a
- * failed first load) is removed, so a failure leaves nothing behind.
+ * Remove the SQLite file this process created if it still holds no
+ * schema (a failed first load, a selection from a database that did not
+ * exist), so that a failure leaves nothing behind.  Only under an
+ * exclusive lock taken without waiting, and only while the path still
+ * names the file created: a file another process has begun to use, or
+ * put in its place, is never removed.  A process that opened the file
+ * before the removal notices it when it begins its load (store_begin).
  */
-void
-store_close(struct store *st)
+static void
+store_remove_created(struct store *st)
 {
+	struct stat held, now;
 	long version = 0;
 	char *cause = NULL;
 
+	if (st->created == NULL || st->conn == NULL)
+		return;
+	if (st_exec(st, "PRAGMA busy_timeout = 0", 0, NULL, &cause) == 0 &&
+	    st_exec(st, "BEGIN EXCLUSIVE", 0, NULL, &cause) == 0) {
+		if (store_version(st, &version, &cause) == 0 && version == 0 &&
+		    fstat(st->created_fd, &held) == 0 &&
+		    lstat(st->created, &now) == 0 && held.st_dev == now.st_dev &&
+		    held.st_ino == now.st_ino)
+			unlink(st->created);
+		st_exec(st, "ROLLBACK", 0, NULL, &cause);
+	}
+	free(cause);
+}
+
+/* Forget the file this process created (it is no longer ours alone). */
+static void
+store_forget_created(struct store *st)
+{
+	if (st->created_fd != -1)
+		close(st->created_fd);
+	st->created_fd = -1;
+	free(st->created);
+	st->created = NULL;
+}
+
+void
+store_close(struct store *st)
+{
 	if (st == NULL)
 		return;
-	if (st->created != NULL && (store_version(st, &version, &cause) != 0 ||
-	    version == 0))
-		unlink(st->created);
-	free(cause);
-	st->engine->close(st->conn);
-	free(st->created);
+	store_remove_created(st);
+	store_forget_created(st);
+	if (st->conn != NULL)
+		st->engine->close(st->conn);
+	free(st->target);
 	free(st->url);
 	free(st);
 }
@@ -316,28 +466,6 @@ store_describe(const struct store *st)
 }
 
 /* ---- loading ---- */
-
-/* A stable id for a run written before meta.json had one. */
-static char *
-store_legacy_id(const struct results *res)
-{
-	struct sha256_ctx ctx;
-	uint8_t digest[SHA256_DIGEST_SIZE];
-	char *text, hex[33];
-	int i;
-
-	text = xasprintf("%s\n%s\n%s\n%s\n%s\n%s", res->host,
-	    res->start_time != NULL ? res->start_time : "",
-	    res->kernel_release, res->boot_id != NULL ? res->boot_id : "",
-	    res->label, res->command != NULL ? res->command : "");
-	sha256_init(&ctx);
-	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
-	sha256_digest(&ctx, sizeof digest, digest);
-	free(text);
-	for (i = 0; i < 16; i++)
-		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-	return (xasprintf("legacy-%s", hex));
-}
 
 /* Numbers as statement parameters: exact for integers, %.17g else. */
 static char *
@@ -526,8 +654,8 @@ store_insert_rows(struct store *st, const char *id, const struct results *res,
 /* Load one run directory, replacing the run when it is already stored. */
 static int
 store_load_one(struct store *st, const char *dir, int partial,
-    const struct metrics_options *mo, struct store_loaded *done,
-    char **cause)
+    const struct metrics_options *mo, char ***ids, int *nids,
+    struct store_loaded *done, char **cause)
 {
 	struct results *res;
 	struct metrics *m;
@@ -552,8 +680,20 @@ store_load_one(struct store *st, const char *dir, int partial,
 	}
 	metrics_summarize(m, &sum);
 	metrics_free(m);
-	id = res->run_id != NULL && res->run_id[0] != '\0' ?
-	    xstrdup(res->run_id) : store_legacy_id(res);
+	id = compare_run_id(res);
+	/* A run named twice in one call (store r1 r1, overlapping trees). */
+	for (i = 0; i < *nids; i++) {
+		if (strcmp((*ids)[i], id) == 0) {
+			log_warnx("%s: run %s is already in this store (named "
+			    "twice): stored once", dir, id);
+			free(id);
+			summary_free(&sum);
+			results_free(res);
+			return (0);
+		}
+	}
+	*ids = xreallocarray(*ids, *nids + 1, sizeof **ids);
+	(*ids)[(*nids)++] = xstrdup(id);
 	shape = compare_run_shape(res);
 	abs = realpath(dir, NULL);
 	param[0] = id;
@@ -578,20 +718,61 @@ store_load_one(struct store *st, const char *dir, int partial,
 	return (rc);
 }
 
+/*
+ * Begin the load's transaction holding the write lock.  A SQLite file
+ * removed or replaced since it was opened (a failed first load of another
+ * process removed the file it had created) is opened again, so that
+ * nothing is written into a file no path names.
+ */
+static int
+store_begin(struct store *st, char **cause)
+{
+	char *ignored = NULL;
+	int tries, rc;
+
+	for (tries = 0;; tries++) {
+		rc = st->engine->begin(st->conn, &ignored);
+		if (st->engine->moved == NULL || !st->engine->moved(st->conn)) {
+			if (rc != 0 && cause != NULL) {
+				*cause = ignored;
+				ignored = NULL;
+			}
+			free(ignored);
+			return (rc);
+		}
+		free(ignored);
+		ignored = NULL;
+		if (rc == 0)
+			st_exec(st, "ROLLBACK", 0, NULL, &ignored);
+		free(ignored);
+		ignored = NULL;
+		if (tries == 10)
+			return (fail_with(cause, RB_EXIT_ENV, "%s: the file "
+			    "keeps being removed or replaced while opened",
+			    st->url));
+		st->engine->close(st->conn);
+		st->conn = NULL;
+		store_forget_created(st);
+		if ((rc = store_open_sqlite(st, cause)) != 0)
+			return (rc);
+	}
+}
+
 int
 store_load(struct store *st, char **dirs, int ndirs, int partial,
     const struct metrics_options *mo, struct store_loaded *done,
     char **cause)
 {
-	char *ignored = NULL;
-	int i, rc;
+	char *ignored = NULL, **ids = NULL;
+	int nids = 0, i, rc;
 
 	memset(done, 0, sizeof *done);
-	if ((rc = st_exec(st, "BEGIN", 0, NULL, cause)) != 0)
+	if ((rc = store_begin(st, cause)) != 0)
 		return (rc);
 	rc = store_migrate(st, cause);
 	for (i = 0; rc == 0 && i < ndirs; i++)
-		rc = store_load_one(st, dirs[i], partial, mo, done, cause);
+		rc = store_load_one(st, dirs[i], partial, mo, &ids, &nids,
+		    done, cause);
 	if (rc == 0)
 		rc = st_exec(st, "COMMIT", 0, NULL, cause);
 	if (rc != 0) {
@@ -599,6 +780,9 @@ store_load(struct store *st, char **dirs, int ndirs, int partial,
 		free(ignored);
 		memset(done, 0, sizeof *done);
 	}
+	for (i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
 	return (rc);
 }
 
@@ -749,10 +933,17 @@ select_row(void *arg, int ncols, const char *const *c)
 	    strtoull(c[C_TOLERANCE], NULL, 10) != s->mo->empty_tolerance)
 		s->mismatch = xasprintf("run %s was stored with "
 		    "--empty-tolerance %s", c[C_ID], c[C_TOLERANCE]);
+	/*
+	 * Any column may be NULL in a database written by something else
+	 * than regionbench (or edited): each gets the value a run without
+	 * it would have.
+	 */
 	run = xcalloc(1, sizeof *run);
 	run->dir = xasprintf("db:run=%s", c[C_ID]);
-	run->host = xstrdup(c[C_HOST]);
-	run->kernel_release = xstrdup(c[C_KERNEL]);
+	run->run_id = xstrdup(c[C_ID]);
+	run->host = xstrdup(c[C_HOST] != NULL ? c[C_HOST] : "unknown");
+	run->kernel_release = xstrdup(c[C_KERNEL] != NULL ? c[C_KERNEL] :
+	    "unknown");
 	run->boot_id = c[C_BOOT] != NULL && c[C_BOOT][0] != '\0' ?
 	    xstrdup(c[C_BOOT]) : NULL;
 	run->suite = xstrdup(c[C_SUITE] != NULL ? c[C_SUITE] : "(none)");
