@@ -27,45 +27,63 @@ name_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
+/* A workload row's phase and name, for sorting. */
+struct shape_item {
+	int		 phase;
+	const char	*workload;
+};
+
+/* Order shape items by phase, then by workload name. */
+static int
+shape_item_cmp(const void *a, const void *b)
+{
+	const struct shape_item *x = a, *y = b;
+
+	if (x->phase != y->phase)
+		return (x->phase < y->phase ? -1 : 1);
+	return (strcmp(x->workload, y->workload));
+}
+
 /*
  * What a run ran, for telling suites apart: "phase (workload, ...)" for
- * each phase in order, the workloads of workloads.csv sorted.
+ * each phase in order, the workloads of workloads.csv sorted.  Built in
+ * one pass over the sorted rows: a run may list 100 000 phases.
  */
 char *
 compare_run_shape(const struct results *res)
 {
-	char **names, *text = xstrdup(""), *old;
-	int p, i, j, n;
+	struct shape_item *items;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int p, i, n = 0, at = 0, first;
 
-	names = xcalloc(res->nwl_rows + 1, sizeof *names);
-	for (p = 0; p < res->nphases; p++) {
-		n = 0;
-		for (i = 0; i < res->nwl_rows; i++) {
-			if (res->wl_rows[i].phase != p)
-				continue;
-			for (j = 0; j < n; j++)
-				if (strcmp(names[j],
-				    res->wl_rows[i].workload) == 0)
-					break;
-			if (j == n)
-				names[n++] = res->wl_rows[i].workload;
-		}
-		qsort(names, n, sizeof *names, name_cmp);
-		old = text;
-		text = xasprintf("%s%s%s (", old, p > 0 ? ", " : "",
-		    res->phases[p]);
-		free(old);
-		for (j = 0; j < n; j++) {
-			old = text;
-			text = xasprintf("%s%s%s", old, j > 0 ? " " : "",
-			    names[j]);
-			free(old);
-		}
-		old = text;
-		text = xasprintf("%s)", old);
-		free(old);
+	items = xcalloc(res->nwl_rows + 1, sizeof *items);
+	for (i = 0; i < res->nwl_rows; i++) {
+		if (res->wl_rows[i].phase < 0 ||
+		    res->wl_rows[i].phase >= res->nphases)
+			continue;
+		items[n].phase = res->wl_rows[i].phase;
+		items[n++].workload = res->wl_rows[i].workload;
 	}
-	free(names);
+	qsort(items, n, sizeof *items, shape_item_cmp);
+	if ((f = open_memstream(&text, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "open_memstream");
+	for (p = 0; p < res->nphases; p++) {
+		fprintf(f, "%s%s (", p > 0 ? ", " : "", res->phases[p]);
+		for (first = 1; at < n && items[at].phase == p; at++) {
+			if (at > 0 && items[at - 1].phase == p &&
+			    strcmp(items[at - 1].workload,
+			    items[at].workload) == 0)
+				continue;
+			fprintf(f, "%s%s", first ? "" : " ", items[at].workload);
+			first = 0;
+		}
+		fputc(')', f);
+	}
+	if (fclose(f) != 0)
+		die(RB_EXIT_ENV, "open_memstream: out of memory");
+	free(items);
 	return (text);
 }
 

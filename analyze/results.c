@@ -28,19 +28,56 @@
 #define MAX_NODES	1024
 #define MAX_REGION_NO	65536
 
-/* Intern a phase name. */
+/* FNV-1a of a phase name. */
+static size_t
+phase_hash(const char *name)
+{
+	size_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return (h);
+}
+
+/* The slot of name in the phase table: its index + 1, or a free one. */
+static size_t
+phase_slot(const struct results *res, const char *name)
+{
+	size_t mask = res->phase_nslots - 1, at = phase_hash(name) & mask;
+
+	while (res->phase_slots[at] != 0 &&
+	    strcmp(res->phases[res->phase_slots[at] - 1], name) != 0)
+		at = (at + 1) & mask;
+	return (at);
+}
+
+/*
+ * Intern a phase name: a hash table, since a hostile meta.json may list
+ * 100 000 phases (a linear search made that quadratic).
+ */
 static int
 phase_intern(struct results *res, const char *name)
 {
+	size_t at;
 	int i;
 
-	for (i = res->nphases - 1; i >= 0; i--) {
-		if (strcmp(res->phases[i], name) == 0)
-			return (i);
+	if ((size_t)res->nphases * 2 >= res->phase_nslots) {
+		free(res->phase_slots);
+		res->phase_nslots = res->phase_nslots == 0 ? 64 :
+		    res->phase_nslots * 2;
+		res->phase_slots = xcalloc(res->phase_nslots,
+		    sizeof *res->phase_slots);
+		for (i = 0; i < res->nphases; i++)
+			res->phase_slots[phase_slot(res, res->phases[i])] =
+			    i + 1;
 	}
+	at = phase_slot(res, name);
+	if (res->phase_slots[at] != 0)
+		return (res->phase_slots[at] - 1);
 	res->phases = xreallocarray(res->phases, res->nphases + 1,
 	    sizeof *res->phases);
 	res->phases[res->nphases] = xstrdup(name);
+	res->phase_slots[at] = res->nphases + 1;
 	return (res->nphases++);
 }
 
@@ -372,7 +409,7 @@ samples_row(struct reader *rd, void *opaque)
 		&res->partial
 	};
 	const struct slot_arrays sa = { arrays, 11, 3, res->nregions };
-	uint64_t present, free_pages;
+	uint64_t present, free_pages, managed;
 	size_t at;
 	int s, r, again;
 
@@ -400,6 +437,15 @@ samples_row(struct reader *rd, void *opaque)
 	if (field_u64(rd, CSV_SAMPLES_PRESENT, &present) != 0 ||
 	    field_u64(rd, CSV_SAMPLES_FREE, &free_pages) != 0)
 		return (0);
+	if (free_pages != RESULTS_UNKNOWN && present != RESULTS_UNKNOWN &&
+	    free_pages > present && free_pages - present >
+	    res->free_over_present_by &&
+	    reader_field(rd, CSV_SAMPLES_MANAGED) != NULL &&
+	    field_u64(rd, CSV_SAMPLES_MANAGED, &managed) == 0 &&
+	    managed != RESULTS_UNKNOWN) {
+		res->free_over_present = rd->line;
+		res->free_over_present_by = free_pages - present;
+	}
 	ctx->rows_per_slot[s]++;
 	at = (size_t)s * res->nregions + r;
 	res->present[at] += present;
@@ -832,7 +878,8 @@ results_guest_boot(struct results *res)
 	strrchr(real, '/')[1] = '\0';	/* realpath's are absolute */
 	path = xasprintf("%s%s", real, VM_FACTS_FILE);
 	free(real);
-	facts = json_load_file(path, 0, NULL);
+	/* Bounded, never a FIFO or a link: the guest could write there. */
+	facts = input_json_object(path, O_NOFOLLOW, INPUT_JSON_MAX, NULL);
 	sha = json_string_value(json_object_get(json_object_get(
 	    json_object_get(facts, "guest"), "kernel"), "sha256"));
 	if (sha != NULL && strcmp(sha, res->guest_kernel_sha256) == 0) {
@@ -1075,6 +1122,7 @@ results_free(struct results *res)
 
 	if (res == NULL)
 		return;
+	free(res->phase_slots);
 	free(res->dir);
 	free(res->label);
 	free(res->host);
