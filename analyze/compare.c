@@ -318,7 +318,7 @@ compare_add_selection(struct compare_set *set, const char *text,
 	if ((rc = store_selector_parse(text, &sel, cause)) != 0)
 		return (rc);
 	if ((rc = store_open(compare_db_url != NULL ? compare_db_url :
-	    STORE_DEFAULT_URL, &st, cause)) != 0) {
+	    STORE_DEFAULT_URL, 0, &st, cause)) != 0) {
 		store_selector_free(&sel);
 		return (rc);
 	}

@@ -9,7 +9,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
@@ -30,12 +29,8 @@ struct store {
 	void		*conn;
 	char		*url;		/* as messages show it */
 	char		*target;	/* the path (sqlite) or the URL */
-	char		*created;	/* sqlite file this process created */
-	int		 created_fd;	/* and holds, -1 when none */
 	int		 warned;	/* about the file's owner */
 };
-
-static void	store_forget_created(struct store *);
 
 /*
  * The schema, one list of statements per version: migrating from version
@@ -332,51 +327,47 @@ sqlite_name_ok(const char *target, const char *shown, char **cause)
 }
 
 /*
- * Open the SQLite file, creating it (O_EXCL) when it does not exist: only
- * then is it this process's to remove, and the descriptor kept says which
- * file that was.  A database owned by another user is read with a
- * warning: whoever owns it decides what it holds.
+ * Open the SQLite file.  A selection (create 0) never creates one: a
+ * database that does not exist holds no runs.  A database owned by
+ * another user is read with a warning: whoever owns it decides what it
+ * holds.  No file is ever removed here: another store may have opened it
+ * (a removed file's journal name would be shared with the next file's).
  */
 static int
-store_open_sqlite(struct store *st, char **cause)
+store_open_sqlite(struct store *st, int create, char **cause)
 {
 	struct stat sb;
-	int fd;
 
-	fd = open(st->target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0644);
-	if (fd != -1) {
-		st->created_fd = fd;
-		st->created = xstrdup(st->target);
-	} else if (lstat(st->target, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	if (lstat(st->target, &sb) == -1 && errno == ENOENT && !create)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: no runs stored "
+		    "yet, the file does not exist (regionbench store DIR --db "
+		    "URL)", st->url));
+	if (lstat(st->target, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    sb.st_uid != geteuid() && !st->warned) {
 		st->warned = 1;
 		log_warnx("%s is owned by uid %lu, not by this user: runs read "
 		    "from it are whatever that user put there", st->url,
 		    (unsigned long)sb.st_uid);
 	}
-	if ((st->conn = st->engine->open(st->target, cause)) == NULL) {
-		store_forget_created(st);
+	if ((st->conn = st->engine->open(st->target, cause)) == NULL)
 		return (-RB_EXIT_ENV);
-	}
 	return (0);
 }
 
 int
-store_open(const char *url, struct store **out, char **cause)
+store_open(const char *url, int create, struct store **out, char **cause)
 {
 	struct store *st;
 	int rc;
 
 	st = xcalloc(1, sizeof *st);
-	st->created_fd = -1;
 	st->url = store_url_shown(url);
 	if (strncmp(url, "sqlite:", 7) == 0) {
 		st->engine = &store_engine_sqlite;
 		st->target = xstrdup(url + 7);
 		if ((rc = sqlite_name_ok(st->target, st->url, cause)) != 0)
 			goto fail;
-		if ((rc = store_open_sqlite(st, cause)) != 0)
+		if ((rc = store_open_sqlite(st, create, cause)) != 0)
 			goto fail;
 	} else if (strncmp(url, "postgresql://", 13) == 0 ||
 	    strncmp(url, "postgres://", 11) == 0) {
@@ -404,54 +395,11 @@ fail:
 	return (rc);
 }
 
-/*
- * Remove the SQLite file this process created if it still holds no
- * schema (a failed first load, a selection from a database that did not
- * exist), so that a failure leaves nothing behind.  Only under an
- * exclusive lock taken without waiting, and only while the path still
- * names the file created: a file another process has begun to use, or
- * put in its place, is never removed.  A process that opened the file
- * before the removal notices it when it begins its load (store_begin).
- */
-static void
-store_remove_created(struct store *st)
-{
-	struct stat held, now;
-	long version = 0;
-	char *cause = NULL;
-
-	if (st->created == NULL || st->conn == NULL)
-		return;
-	if (st_exec(st, "PRAGMA busy_timeout = 0", 0, NULL, &cause) == 0 &&
-	    st_exec(st, "BEGIN EXCLUSIVE", 0, NULL, &cause) == 0) {
-		if (store_version(st, &version, &cause) == 0 && version == 0 &&
-		    fstat(st->created_fd, &held) == 0 &&
-		    lstat(st->created, &now) == 0 && held.st_dev == now.st_dev &&
-		    held.st_ino == now.st_ino)
-			unlink(st->created);
-		st_exec(st, "ROLLBACK", 0, NULL, &cause);
-	}
-	free(cause);
-}
-
-/* Forget the file this process created (it is no longer ours alone). */
-static void
-store_forget_created(struct store *st)
-{
-	if (st->created_fd != -1)
-		close(st->created_fd);
-	st->created_fd = -1;
-	free(st->created);
-	st->created = NULL;
-}
-
 void
 store_close(struct store *st)
 {
 	if (st == NULL)
 		return;
-	store_remove_created(st);
-	store_forget_created(st);
 	if (st->conn != NULL)
 		st->engine->close(st->conn);
 	free(st->target);
@@ -651,19 +599,14 @@ store_insert_rows(struct store *st, const char *id, const struct results *res,
 	return (0);
 }
 
-/* Load one run directory, replacing the run when it is already stored. */
+/* Load one run and compute its summary, as storing it needs. */
 static int
-store_load_one(struct store *st, const char *dir, int partial,
-    const struct metrics_options *mo, char ***ids, int *nids,
-    struct store_loaded *done, char **cause)
+store_prepare(const char *dir, int partial, const struct metrics_options *mo,
+    struct results **out, struct summary *sum, char **cause)
 {
 	struct results *res;
 	struct metrics *m;
-	struct summary sum = { NULL, 0 };
-	const char *param[1];
-	char *id, *shape, *abs;
-	long exists = 0;
-	int i, rc;
+	int rc;
 
 	if ((rc = results_load(dir, &res, cause)) != 0)
 		return (rc);
@@ -678,8 +621,54 @@ store_load_one(struct store *st, const char *dir, int partial,
 		results_free(res);
 		return (rc);
 	}
-	metrics_summarize(m, &sum);
+	if (sum != NULL)
+		metrics_summarize(m, sum);
 	metrics_free(m);
+	*out = res;
+	return (0);
+}
+
+/*
+ * Before the first store into a SQLite file that does not exist yet,
+ * check every run as store_load would read it, so that bad input fails
+ * before the file is made (it is never removed again: see
+ * store_open_sqlite).
+ */
+int
+store_check_new(const char *url, char **dirs, int ndirs, int partial,
+    const struct metrics_options *mo, char **cause)
+{
+	struct results *res;
+	struct stat sb;
+	int i, rc;
+
+	if (strncmp(url, "sqlite:", 7) != 0 || lstat(url + 7, &sb) == 0 ||
+	    errno != ENOENT)
+		return (0);
+	for (i = 0; i < ndirs; i++) {
+		if ((rc = store_prepare(dirs[i], partial, mo, &res, NULL,
+		    cause)) != 0)
+			return (rc);
+		results_free(res);
+	}
+	return (0);
+}
+
+/* Load one run directory, replacing the run when it is already stored. */
+static int
+store_load_one(struct store *st, const char *dir, int partial,
+    const struct metrics_options *mo, char ***ids, int *nids,
+    struct store_loaded *done, char **cause)
+{
+	struct results *res;
+	struct summary sum = { NULL, 0 };
+	const char *param[1];
+	char *id, *shape, *abs;
+	long exists = 0;
+	int i, rc;
+
+	if ((rc = store_prepare(dir, partial, mo, &res, &sum, cause)) != 0)
+		return (rc);
 	id = compare_run_id(res);
 	/* A run named twice in one call (store r1 r1, overlapping trees). */
 	for (i = 0; i < *nids; i++) {
@@ -720,8 +709,7 @@ store_load_one(struct store *st, const char *dir, int partial,
 
 /*
  * Begin the load's transaction holding the write lock.  A SQLite file
- * removed or replaced since it was opened (a failed first load of another
- * process removed the file it had created) is opened again, so that
+ * removed or replaced since it was opened is opened again, so that
  * nothing is written into a file no path names.
  */
 static int
@@ -752,8 +740,7 @@ store_begin(struct store *st, char **cause)
 			    st->url));
 		st->engine->close(st->conn);
 		st->conn = NULL;
-		store_forget_created(st);
-		if ((rc = store_open_sqlite(st, cause)) != 0)
+		if ((rc = store_open_sqlite(st, 1, cause)) != 0)
 			return (rc);
 	}
 }
