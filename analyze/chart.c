@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,21 +132,17 @@ svg_surface(cairo_write_func_t fn, void *closure, double w, double h)
 	return (surface);
 }
 
-/* Render def into a PNG or SVG file at path, replaced atomically. */
-int
-chart_render_file(const struct chart_def *def, const void *data,
-    unsigned format, const char *path, char **cause)
+/* Render def into the file af is replacing, and put it in place. */
+static int
+render_af(const struct chart_def *def, const void *data, unsigned format,
+    struct atomic_file *af, const char *path, char **cause)
 {
-	struct atomic_file af;
 	cairo_status_t st;
 	FILE *f;
 	double w, h;
-	int rc;
 
 	def->size(data, &w, &h);
-	if ((rc = atomic_file_open(&af, path, cause)) != 0)
-		return (rc);
-	f = atomic_file_stdio(&af);
+	f = atomic_file_stdio(af);
 	if (format == CHART_SVG)
 		st = paint(def, data, w, h, svg_surface(file_write, f, w, h),
 		    NULL, NULL);
@@ -154,10 +151,23 @@ chart_render_file(const struct chart_def *def, const void *data,
 		    CAIRO_FORMAT_ARGB32, (int)ceil(w), (int)ceil(h)),
 		    png_write, f);
 	if (st != CAIRO_STATUS_SUCCESS) {
-		atomic_file_abort(&af);
+		atomic_file_abort(af);
 		return (cairo_fail(st, path, cause));
 	}
-	return (atomic_file_commit(&af, cause));
+	return (atomic_file_commit(af, cause));
+}
+
+/* Render def into a PNG or SVG file at path, replaced atomically. */
+int
+chart_render_file(const struct chart_def *def, const void *data,
+    unsigned format, const char *path, char **cause)
+{
+	struct atomic_file af;
+	int rc;
+
+	if ((rc = atomic_file_open(&af, path, cause)) != 0)
+		return (rc);
+	return (render_af(def, data, format, &af, path, cause));
 }
 
 /* A growing buffer cairo writes an SVG stream into. */
@@ -249,21 +259,36 @@ chart_make_outdir(const char *outdir, char **cause)
 	    "not a directory" : strerror(errno)));
 }
 
-/* Write one chart in every requested format, listing the files. */
+/*
+ * Write one chart in every requested format, listing the files; into the
+ * directory held open as dirfd when it is not -1.
+ */
 static int
 write_formats(const struct chart_def *def, const void *data,
-    const char *outdir, unsigned formats, FILE *list, char **cause)
+    const char *outdir, int dirfd, unsigned formats, FILE *list,
+    char **cause)
 {
 	static const unsigned fmt[] = { CHART_PNG, CHART_SVG };
 	static const char *const ext[] = { "png", "svg" };
-	char *path;
+	struct atomic_file af;
+	char *path, *name;
 	int i, rc;
 
 	for (i = 0; i < 2; i++) {
 		if (!(formats & fmt[i]))
 			continue;
 		path = xasprintf("%s/%s.%s", outdir, def->name, ext[i]);
-		rc = chart_render_file(def, data, fmt[i], path, cause);
+		if (dirfd == -1)
+			rc = chart_render_file(def, data, fmt[i], path, cause);
+		else {
+			name = xasprintf("%s.%s", def->name, ext[i]);
+			rc = atomic_file_openat(&af, dirfd, outdir, name,
+			    cause);
+			free(name);
+			if (rc == 0)
+				rc = render_af(def, data, fmt[i], &af, path,
+				    cause);
+		}
 		if (rc == 0 && list != NULL)
 			fprintf(list, "%s\n", path);
 		free(path);
@@ -285,13 +310,27 @@ chart_all(const char *dir, const char *outdir, unsigned formats, FILE *list,
 	struct chart_run run;
 	const char *why;
 	char *out;
-	int rc;
+	int rc, dirfd = -1;
 
 	if ((rc = chart_run_load(dir, &run, cause)) != 0)
 		return (rc);
 	out = outdir != NULL ? xstrdup(outdir) : xasprintf("%s/charts", dir);
 	if ((rc = chart_make_outdir(out, cause)) != 0)
 		goto done;
+	/*
+	 * DIR/charts is inside the results directory: a link planted there
+	 * is not followed (root would write wherever it points), and the
+	 * directory is held open while the charts are written into it.
+	 */
+	if (outdir == NULL && (dirfd = open(out, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		rc = fail_with(cause, errno == ELOOP || errno == ENOTDIR ?
+		    RB_EXIT_INPUT : RB_EXIT_ENV, "%s: %s", out, errno ==
+		    ELOOP || errno == ENOTDIR ? "a symbolic link, not "
+		    "followed in a results directory (--out names another "
+		    "place for the charts)" : strerror(errno));
+		goto done;
+	}
 	for (def = chart_table; *def != NULL && rc == 0; def++) {
 		if ((*def)->input != CHART_RUN)
 			continue;
@@ -301,9 +340,12 @@ chart_all(const char *dir, const char *outdir, unsigned formats, FILE *list,
 				    (*def)->name, why);
 			continue;
 		}
-		rc = write_formats(*def, &run, out, formats, list, cause);
+		rc = write_formats(*def, &run, out, dirfd, formats, list,
+		    cause);
 	}
 done:
+	if (dirfd != -1)
+		close(dirfd);
 	free(out);
 	chart_run_free(&run);
 	return (rc);
@@ -333,7 +375,7 @@ chart_compare(char **paths, int npaths, enum compare_group_by by,
 		if ((why = (*def)->absent(data)) != NULL)
 			log_warnx("no %s chart: %s", (*def)->name, why);
 		else
-			rc = write_formats(*def, data, outdir, formats, list,
+			rc = write_formats(*def, data, outdir, -1, formats, list,
 			    cause);
 		(*def)->free(data);
 	}

@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <nettle/sha2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,46 +27,91 @@ name_cmp(const void *a, const void *b)
 	return (strcmp(*(char *const *)a, *(char *const *)b));
 }
 
+/* A workload row's phase and name, for sorting. */
+struct shape_item {
+	int		 phase;
+	const char	*workload;
+};
+
+/* Order shape items by phase, then by workload name. */
+static int
+shape_item_cmp(const void *a, const void *b)
+{
+	const struct shape_item *x = a, *y = b;
+
+	if (x->phase != y->phase)
+		return (x->phase < y->phase ? -1 : 1);
+	return (strcmp(x->workload, y->workload));
+}
+
 /*
  * What a run ran, for telling suites apart: "phase (workload, ...)" for
- * each phase in order, the workloads of workloads.csv sorted.
+ * each phase in order, the workloads of workloads.csv sorted.  Built in
+ * one pass over the sorted rows: a run may list 100 000 phases.
  */
 char *
 compare_run_shape(const struct results *res)
 {
-	char **names, *text = xstrdup(""), *old;
-	int p, i, j, n;
+	struct shape_item *items;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int p, i, n = 0, at = 0, first;
 
-	names = xcalloc(res->nwl_rows + 1, sizeof *names);
-	for (p = 0; p < res->nphases; p++) {
-		n = 0;
-		for (i = 0; i < res->nwl_rows; i++) {
-			if (res->wl_rows[i].phase != p)
-				continue;
-			for (j = 0; j < n; j++)
-				if (strcmp(names[j],
-				    res->wl_rows[i].workload) == 0)
-					break;
-			if (j == n)
-				names[n++] = res->wl_rows[i].workload;
-		}
-		qsort(names, n, sizeof *names, name_cmp);
-		old = text;
-		text = xasprintf("%s%s%s (", old, p > 0 ? ", " : "",
-		    res->phases[p]);
-		free(old);
-		for (j = 0; j < n; j++) {
-			old = text;
-			text = xasprintf("%s%s%s", old, j > 0 ? " " : "",
-			    names[j]);
-			free(old);
-		}
-		old = text;
-		text = xasprintf("%s)", old);
-		free(old);
+	items = xcalloc(res->nwl_rows + 1, sizeof *items);
+	for (i = 0; i < res->nwl_rows; i++) {
+		if (res->wl_rows[i].phase < 0 ||
+		    res->wl_rows[i].phase >= res->nphases)
+			continue;
+		items[n].phase = res->wl_rows[i].phase;
+		items[n++].workload = res->wl_rows[i].workload;
 	}
-	free(names);
+	qsort(items, n, sizeof *items, shape_item_cmp);
+	if ((f = open_memstream(&text, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "open_memstream");
+	for (p = 0; p < res->nphases; p++) {
+		fprintf(f, "%s%s (", p > 0 ? ", " : "", res->phases[p]);
+		for (first = 1; at < n && items[at].phase == p; at++) {
+			if (at > 0 && items[at - 1].phase == p &&
+			    strcmp(items[at - 1].workload,
+			    items[at].workload) == 0)
+				continue;
+			fprintf(f, "%s%s", first ? "" : " ", items[at].workload);
+			first = 0;
+		}
+		fputc(')', f);
+	}
+	if (fclose(f) != 0)
+		die(RB_EXIT_ENV, "open_memstream: out of memory");
+	free(items);
 	return (text);
+}
+
+/*
+ * The run's id: meta.json's run_id, or for a run written before meta.json
+ * had one, a stable id derived from what identifies it.
+ */
+char *
+compare_run_id(const struct results *res)
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	char *text, hex[33];
+	int i;
+
+	if (res->run_id != NULL && res->run_id[0] != '\0')
+		return (xstrdup(res->run_id));
+	text = xasprintf("%s\n%s\n%s\n%s\n%s\n%s", res->host,
+	    res->start_time != NULL ? res->start_time : "",
+	    res->kernel_release, res->boot_id != NULL ? res->boot_id : "",
+	    res->label, res->command != NULL ? res->command : "");
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof digest, digest);
+	free(text);
+	for (i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return (xasprintf("legacy-%s", hex));
 }
 
 /* Load one run directory and keep its summary and identity. */
@@ -85,6 +132,10 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	}
 	run = xcalloc(1, sizeof *run);
 	run->dir = xstrdup(dir);
+	/* Copies of a run without an id are told apart by their paths. */
+	run->run_id = res->run_id != NULL && res->run_id[0] != '\0' ?
+	    xstrdup(res->run_id) : NULL;
+	run->real = realpath(dir, NULL);
 	run->label = xstrdup(res->label);
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
@@ -140,6 +191,8 @@ compare_run_release(struct compare_run *run)
 	int i;
 
 	free(run->dir);
+	free(run->run_id);
+	free(run->real);
 	free(run->label);
 	free(run->host);
 	free(run->kernel_release);
@@ -256,7 +309,7 @@ compare_add_selection(struct compare_set *set, const char *text,
 	}
 	if ((rc = store_selector_parse(text, &sel, cause)) != 0)
 		return (rc);
-	if ((rc = store_open(url != NULL ? url : STORE_DEFAULT_URL, &st,
+	if ((rc = store_open(url != NULL ? url : STORE_DEFAULT_URL, 0, &st,
 	    cause)) != 0) {
 		store_selector_free(&sel);
 		return (rc);
@@ -387,6 +440,60 @@ compare_build_keys(struct compare_set *set)
 	}
 }
 
+/*
+ * Are two runs one: the same run_id, or (for runs written before run ids)
+ * the same directory?
+ */
+static int
+same_run(const struct compare_run *a, const struct compare_run *b)
+{
+	if (a->run_id != NULL && b->run_id != NULL)
+		return (strcmp(a->run_id, b->run_id) == 0);
+	return (a->real != NULL && b->real != NULL &&
+	    strcmp(a->real, b->real) == 0);
+}
+
+/* A run's id for messages. */
+static const char *
+run_name(const struct compare_run *run)
+{
+	return (run->run_id != NULL ? run->run_id : "without run_id");
+}
+
+/*
+ * Count each run of group g once: a run named twice (the same directory
+ * or selection twice, overlapping selections, a copy of a directory) is
+ * one run, not more evidence.  The copies are dropped with a warning that
+ * names them.
+ */
+static void
+compare_group_dedupe(struct compare_set *set, struct compare_group *g)
+{
+	struct compare_run *run;
+	int i, j, kept = 0;
+
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < kept && !same_run(g->runs[j], run); j++)
+			;
+		if (j == kept) {
+			g->runs[kept++] = run;
+			continue;
+		}
+		log_warnx("%s: %s is the same run as %s (run_id %s): counted "
+		    "once", g->name, run->dir, g->runs[j]->dir, run_name(run));
+		for (j = 0; j < set->nruns && set->runs[j] != run; j++)
+			;
+		if (j < set->nruns) {
+			memmove(set->runs + j, set->runs + j + 1,
+			    (set->nruns - j - 1) * sizeof *set->runs);
+			set->nruns--;
+		}
+		compare_run_release(run);
+	}
+	g->nruns = kept;
+}
+
 const char *const compare_group_by_names[] = { "dir", "label", "kernel", NULL };
 
 /* Load every path and group the runs. */
@@ -440,6 +547,8 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 		free(base);
 		free(runs);
 	}
+	for (i = 0; i < set->ngroups; i++)
+		compare_group_dedupe(set, &set->groups[i]);
 	compare_build_keys(set);
 	*out = set;
 	return (0);
@@ -453,7 +562,7 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 {
 	struct compare_set *set = xcalloc(1, sizeof *set);
 	struct compare_group *g;
-	int i, rc;
+	int i, j, rc;
 
 	group_get(set, "baseline");
 	group_get(set, "candidate");
@@ -462,6 +571,23 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 		if ((rc = compare_add_path(set, i < nbase ? base[i] :
 		    cand[i - nbase], opt, db, &g->runs, &g->nruns, cause)) !=
 		    0) {
+			compare_free(set);
+			return (rc);
+		}
+	}
+	compare_group_dedupe(set, &set->groups[0]);
+	compare_group_dedupe(set, &set->groups[1]);
+	/* A run on both sides would be compared with itself. */
+	for (i = 0; i < set->groups[0].nruns; i++) {
+		for (j = 0; j < set->groups[1].nruns; j++) {
+			if (!same_run(set->groups[0].runs[i],
+			    set->groups[1].runs[j]))
+				continue;
+			rc = fail_with(cause, RB_EXIT_INPUT, "run %s is both "
+			    "baseline (%s) and candidate (%s): a run can be on "
+			    "one side only", run_name(set->groups[0].runs[i]),
+			    set->groups[0].runs[i]->dir,
+			    set->groups[1].runs[j]->dir);
 			compare_free(set);
 			return (rc);
 		}

@@ -33,6 +33,8 @@ enum compare_test {
 /* One run, reduced to what comparisons need. */
 struct compare_run {
 	char		*dir;
+	char		*run_id;	/* meta.json's, the stored key; or NULL */
+	char		*real;		/* the directory's real path, or NULL */
 	char		*label;
 	char		*host;
 	char		*kernel_release;
@@ -89,6 +91,7 @@ struct compare_cell {
 int	 compare_load_run(const char *dir, const struct metrics_options *opt,
 	     struct compare_run **out, char **cause);
 char	*compare_run_shape(const struct results *res);
+char	*compare_run_id(const struct results *res);
 void	 compare_run_release(struct compare_run *run);
 int	 compare_run_dirs(const char *path, char ***dirs, int *ndirs,
 	     char **cause);

@@ -211,6 +211,8 @@ html_meta(FILE *f, const char *dir)
 		{ "region_size_bytes", "emulated region size (bytes)" },
 	};
 	char *path, *text, *joined;
+	FILE *list;
+	size_t len;
 	const char *key;
 	json_t *root, *v, *k;
 	size_t i;
@@ -241,15 +243,18 @@ html_meta(FILE *f, const char *dir)
 	    "name"));
 	meta_row(f, "region source", text);
 	free(text);
+	/* In one stream: a meta.json may list 100 000 phases. */
 	v = json_object_get(root, "phases");
-	joined = xstrdup("");
+	joined = NULL;
+	if ((list = open_memstream(&joined, &len)) == NULL)
+		die_errno(RB_EXIT_ENV, "open_memstream");
 	for (i = 0; json_is_array(v) && i < json_array_size(v); i++) {
 		text = json_text(json_array_get(v, i));
-		path = xasprintf("%s%s%s", joined, i > 0 ? ", " : "", text);
-		free(joined);
+		fprintf(list, "%s%s", i > 0 ? ", " : "", text);
 		free(text);
-		joined = path;
 	}
+	if (fclose(list) != 0)
+		die(RB_EXIT_ENV, "open_memstream: out of memory");
 	meta_row(f, "phases", joined);
 	free(joined);
 	/* A table the source cannot fill: say why it is not linked. */

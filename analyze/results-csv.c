@@ -22,6 +22,13 @@
 
 #define READ_CHUNK	(1 << 20)
 
+/*
+ * The longest line (row) read: real rows are a few hundred bytes, event
+ * details a few KiB; a longer one is damage or hostile, and without a
+ * bound it costs its size twice in memory (libcsv's field, our copy).
+ */
+#define READ_LINE_MAX	(1 << 20)
+
 /* Record an error once; later rows are ignored. */
 void
 reader_fail(struct reader *rd, const char *fmt, ...)
@@ -48,6 +55,12 @@ reader_cb_field(void *data, size_t len, void *opaque)
 
 	if (rd->rc != 0)
 		return;
+	rd->row_bytes += len + 1;
+	if (rd->row_bytes > READ_LINE_MAX) {
+		rd->line++;
+		reader_fail(rd, "line longer than %d KiB", READ_LINE_MAX >> 10);
+		return;
+	}
 	if (!rd->header_done) {
 		if (rd->nfile >= RESULTS_CSV_MAX_COLUMNS) {
 			reader_fail(rd, "more than %d columns in the header",
@@ -94,6 +107,7 @@ reader_cb_row(int term, void *opaque)
 	int i;
 
 	rd->line++;
+	rd->row_bytes = 0;
 	if (rd->rc != 0)
 		return;
 	if (!rd->header_done) {
@@ -160,6 +174,13 @@ reader_feed(struct reader *rd, int fd)
 			reader_fail(rd, "not valid CSV (%s)",
 			    csv_strerror(csv_error(&parser)));
 		}
+		/* A field still open, not yet handed over, counts too. */
+		if (rd->rc == 0 && rd->row_bytes + parser.entry_pos >
+		    READ_LINE_MAX) {
+			rd->line++;
+			reader_fail(rd, "line longer than %d KiB",
+			    READ_LINE_MAX >> 10);
+		}
 		if (rd->rc != 0)
 			break;
 	}
@@ -195,13 +216,17 @@ reader_run(const char *dir, enum csv_table table, int tolerate_cut,
 
 	memset(&rd, 0, sizeof rd);
 	path = xasprintf("%s/%s", dir, def->file);
-	if ((fd = input_open(path, 0, cause)) < -1) {
+	/* A link planted in the directory is not followed. */
+	if ((fd = input_open(path, O_NOFOLLOW, cause)) < -1) {
 		free(path);
 		return (fd);
 	}
 	if (fd == -1) {
 		rc = 0;
-		if (errno != ENOENT || !def->may_be_absent)
+		if (errno == ELOOP)
+			rc = fail_with(cause, RB_EXIT_INPUT, "%s: a symbolic "
+			    "link, not followed in a results directory", path);
+		else if (errno != ENOENT || !def->may_be_absent)
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
 			    strerror(errno));
 		free(path);

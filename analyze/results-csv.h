@@ -41,6 +41,7 @@ struct reader {
 	int			 rc;
 	char			*cause;
 	long			 rows;
+	size_t			 row_bytes;	/* of the row so far */
 	int			 tolerate_cut;	/* run incomplete */
 	int			 cut;		/* dropped a cut row */
 };

@@ -326,7 +326,7 @@ samples_row(struct reader *rd, void *opaque)
 		&res->partial
 	};
 	const struct slot_arrays sa = { arrays, 11, 3, res->nregions };
-	uint64_t present, free_pages;
+	uint64_t present, free_pages, managed;
 	size_t at;
 	int s, r, again;
 
@@ -354,6 +354,15 @@ samples_row(struct reader *rd, void *opaque)
 	if (field_u64(rd, CSV_SAMPLES_PRESENT, &present) != 0 ||
 	    field_u64(rd, CSV_SAMPLES_FREE, &free_pages) != 0)
 		return (0);
+	if (free_pages != RESULTS_UNKNOWN && present != RESULTS_UNKNOWN &&
+	    free_pages > present && free_pages - present >
+	    res->free_over_present_by &&
+	    reader_field(rd, CSV_SAMPLES_MANAGED) != NULL &&
+	    field_u64(rd, CSV_SAMPLES_MANAGED, &managed) == 0 &&
+	    managed != RESULTS_UNKNOWN) {
+		res->free_over_present = rd->line;
+		res->free_over_present_by = free_pages - present;
+	}
 	ctx->rows_per_slot[s]++;
 	at = (size_t)s * res->nregions + r;
 	res->present[at] += present;

@@ -24,19 +24,56 @@
 #include "results.h"
 #include "results-csv.h"
 
-/* Intern a phase name. */
+/* FNV-1a of a phase name. */
+static size_t
+phase_hash(const char *name)
+{
+	size_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return (h);
+}
+
+/* The slot of name in the phase table: its index + 1, or a free one. */
+static size_t
+phase_slot(const struct results *res, const char *name)
+{
+	size_t mask = res->phase_nslots - 1, at = phase_hash(name) & mask;
+
+	while (res->phase_slots[at] != 0 &&
+	    strcmp(res->phases[res->phase_slots[at] - 1], name) != 0)
+		at = (at + 1) & mask;
+	return (at);
+}
+
+/*
+ * Intern a phase name: a hash table, since a hostile meta.json may list
+ * 100 000 phases (a linear search made that quadratic).
+ */
 int
 results_phase_intern(struct results *res, const char *name)
 {
+	size_t at;
 	int i;
 
-	for (i = res->nphases - 1; i >= 0; i--) {
-		if (strcmp(res->phases[i], name) == 0)
-			return (i);
+	if ((size_t)res->nphases * 2 >= res->phase_nslots) {
+		free(res->phase_slots);
+		res->phase_nslots = res->phase_nslots == 0 ? 64 :
+		    res->phase_nslots * 2;
+		res->phase_slots = xcalloc(res->phase_nslots,
+		    sizeof *res->phase_slots);
+		for (i = 0; i < res->nphases; i++)
+			res->phase_slots[phase_slot(res, res->phases[i])] =
+			    i + 1;
 	}
+	at = phase_slot(res, name);
+	if (res->phase_slots[at] != 0)
+		return (res->phase_slots[at] - 1);
 	res->phases = xreallocarray(res->phases, res->nphases + 1,
 	    sizeof *res->phases);
 	res->phases[res->nphases] = xstrdup(name);
+	res->phase_slots[at] = res->nphases + 1;
 	return (res->nphases++);
 }
 
@@ -206,6 +243,7 @@ results_free(struct results *res)
 
 	if (res == NULL)
 		return;
+	free(res->phase_slots);
 	free(res->dir);
 	free(res->label);
 	free(res->host);

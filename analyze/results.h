@@ -98,6 +98,9 @@ struct results {
 	double		 interval_s;	/* NAN when meta.json has none */
 	char		**phases;
 	int		 nphases;
+	/* phase name -> index + 1 (0: free), open addressing, for interning */
+	int		*phase_slots;
+	size_t		 phase_nslots;	/* a power of two, or 0 */
 
 	struct results_region *regions;
 	int		 nregions;
@@ -160,6 +163,15 @@ struct results {
 	int		 nevents;
 
 	long		 rows_read;	/* CSV data rows */
+	/*
+	 * The samples.csv row (0: none) whose free pages exceed its present
+	 * pages the most, among zones that know their managed pages (kernels
+	 * since 3.8, where only the vmstat counters' per-CPU drift lets free
+	 * pass managed <= present), and by how much: verify calls more than
+	 * that drift damage.  2.6.39 kernels print such rows (csv-schema.md).
+	 */
+	long		 free_over_present;
+	uint64_t	 free_over_present_by;
 };
 
 int	 results_load(const char *dir, struct results **out, char **cause);

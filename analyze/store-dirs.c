@@ -38,7 +38,9 @@ store_dirs(const char *url, char **paths, int npaths, int partial,
 		}
 		free(found);
 	}
-	if (rc == 0 && (rc = store_open(url, &st, cause)) == 0) {
+	if (rc == 0)
+		rc = store_check_new(url, dirs, ndirs, partial, &mo, cause);
+	if (rc == 0 && (rc = store_open(url, 1, &st, cause)) == 0) {
 		rc = store_load(st, dirs, ndirs, partial, &mo, &done, cause);
 		if (rc == 0 && !quiet)
 			printf("stored %d run%s in %s (%d already there, "

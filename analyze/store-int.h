@@ -19,6 +19,16 @@ struct store_engine {
 	int		 (*query)(void *conn, const char *sql, int n,
 			     const char *const *params, store_row_fn row,
 			     void *arg, char **cause);
+	/*
+	 * Start the one transaction of a load holding the database's write
+	 * lock, so that concurrent loads wait for each other (busy timeout,
+	 * advisory lock) instead of failing or interleaving.
+	 */
+	int		 (*begin)(void *conn, char **cause);
+	/* Has the file been removed or replaced since it was opened? */
+	int		 (*moved)(void *conn);
+	/* target as messages show it (password masked), NULL: unknown. */
+	char		*(*shown)(const char *target);
 	/* SQL type of an auto-numbered key is not needed: keys are texts. */
 };
 
@@ -29,8 +39,9 @@ extern const struct store_engine store_engine_postgresql;
 struct store {
 	const struct store_engine *engine;
 	void		*conn;
-	char		*url;
-	char		*created;	/* sqlite file this open created */
+	char		*url;		/* as messages show it */
+	char		*target;	/* the path (sqlite) or the URL */
+	int		 warned;	/* about the file's owner */
 };
 
 int	 store_version(struct store *st, long *version, char **cause);

@@ -167,10 +167,17 @@ select_row(void *arg, int ncols, const char *const *c)
 	    strtoull(c[C_TOLERANCE], NULL, 10) != s->mo->empty_tolerance)
 		s->mismatch = xasprintf("run %s was stored with "
 		    "--empty-tolerance %s", c[C_ID], c[C_TOLERANCE]);
+	/*
+	 * Any column may be NULL in a database written by something else
+	 * than regionbench (or edited): each gets the value a run without
+	 * it would have.
+	 */
 	run = xcalloc(1, sizeof *run);
 	run->dir = xasprintf("db:run=%s", c[C_ID]);
-	run->host = xstrdup(c[C_HOST]);
-	run->kernel_release = xstrdup(c[C_KERNEL]);
+	run->run_id = xstrdup(c[C_ID]);
+	run->host = xstrdup(c[C_HOST] != NULL ? c[C_HOST] : "unknown");
+	run->kernel_release = xstrdup(c[C_KERNEL] != NULL ? c[C_KERNEL] :
+	    "unknown");
 	run->boot_id = c[C_BOOT] != NULL && c[C_BOOT][0] != '\0' ?
 	    xstrdup(c[C_BOOT]) : NULL;
 	run->suite = xstrdup(c[C_SUITE] != NULL ? c[C_SUITE] : "(none)");

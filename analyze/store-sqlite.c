@@ -119,10 +119,36 @@ sqlite_exec(void *conn, const char *sql, int n, const char *const *params,
 	return (sqlite_query(conn, sql, n, params, NULL, NULL, cause));
 }
 
+/*
+ * BEGIN IMMEDIATE takes the write lock at once, where the busy timeout
+ * applies: a deferred transaction that reads first and writes later fails
+ * at once with "database is locked" when another writer got in between.
+ */
+static int
+sqlite_begin(void *conn, char **cause)
+{
+	return (sqlite_exec(conn, "BEGIN IMMEDIATE", 0, NULL, cause));
+}
+
+/* Was the file unlinked or replaced since this connection opened it? */
+static int
+sqlite_moved(void *conn)
+{
+	struct sqlite_conn *c = conn;
+	int moved = 0;
+
+	if (sqlite3_file_control(c->db, "main", SQLITE_FCNTL_HAS_MOVED,
+	    &moved) != SQLITE_OK)
+		return (0);
+	return (moved);
+}
+
 const struct store_engine store_engine_sqlite = {
 	.name = "sqlite",
 	.open = sqlite_open,
 	.close = sqlite_close,
 	.exec = sqlite_exec,
 	.query = sqlite_query,
+	.begin = sqlite_begin,
+	.moved = sqlite_moved,
 };

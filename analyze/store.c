@@ -7,11 +7,11 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
-#include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,15 +211,51 @@ store_migrate(struct store *st, char **cause)
 	return (0);
 }
 
+/* The value of a hex digit, -1 for none. */
+static int
+hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+/* Do the n bytes at key, percent-decoded, spell "password" (any case)? */
+static int
+key_is_password(const char *key, size_t n)
+{
+	const char *want = "password";
+	size_t i;
+	int hi, lo, c;
+
+	for (i = 0; i < n; i++, want++) {
+		c = (unsigned char)key[i];
+		if (c == '%' && i + 2 < n &&
+		    (hi = hex_value(key[i + 1])) >= 0 &&
+		    (lo = hex_value(key[i + 2])) >= 0) {
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (*want == '\0' || tolower(c) != *want)
+			return (0);
+	}
+	return (*want == '\0');
+}
+
 /*
- * The URL as messages show it: a password (user:PASSWORD@ or password=)
+ * The URL as messages show it, for URLs libpq does not parse: a password
+ * (user:PASSWORD@, or a key that spells password, percent-encoded or not)
  * becomes "***", since messages end up in CI logs.
  */
-char *
-store_url_shown(const char *url)
+static char *
+url_masked(const char *url)
 {
-	char *out = xstrdup(url), *p, *auth, *end, *sign, *colon, *next;
-	size_t n, at;
+	char *out = xstrdup(url), *auth, *end, *sign, *colon, *next;
+	size_t at, key, n;
 
 	if ((auth = strstr(out, "://")) != NULL) {
 		auth += 3;
@@ -233,72 +269,133 @@ store_url_shown(const char *url)
 			out = next;
 		}
 	}
-	for (at = 0; (p = strstr(out + at, "password=")) != NULL;) {
-		at = (size_t)(p - out) + 9;
+	/* Every key=value, after ?, & or a space (keyword/value strings). */
+	for (at = 0; out[at] != '\0'; at++) {
+		if (at > 0 && strchr("?& ", out[at - 1]) == NULL)
+			continue;
+		key = at;
+		n = strcspn(out + key, "=& ");
+		if (out[key + n] != '=' || !key_is_password(out + key, n))
+			continue;
+		at = key + n + 1;
 		n = strcspn(out + at, "& ");
 		next = xasprintf("%.*s***%s", (int)at, out, out + at + n);
 		free(out);
 		out = next;
-		at += 3;
+		at += 2;
 	}
 	return (out);
 }
 
-int
-store_open(const char *url, struct store **out, char **cause)
+/* The URL as messages show it, the password masked. */
+char *
+store_url_shown(const char *url)
 {
-	struct store *st;
-	struct stat sb;
-	const char *target;
-	int rc;
+	char *shown;
 
-	st = xcalloc(1, sizeof *st);
-	st->url = store_url_shown(url);
-	if (strncmp(url, "sqlite:", 7) == 0 && url[7] != '\0') {
-		st->engine = &store_engine_sqlite;
-		target = url + 7;
-		if (stat(target, &sb) == -1 && errno == ENOENT)
-			st->created = xstrdup(target);
-	} else if (strncmp(url, "postgresql://", 13) == 0 ||
-	    strncmp(url, "postgres://", 11) == 0) {
-		st->engine = &store_engine_postgresql;
-		target = url;
-	} else {
-		rc = fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
-		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
-		    "(a libpq URI)", st->url);
-		free(st->url);
-		free(st);
-		return (rc);
-	}
-	if ((st->conn = st->engine->open(target, cause)) == NULL) {
-		free(st->created);
-		free(st->url);
-		free(st);
-		return (-RB_EXIT_ENV);
-	}
-	*out = st;
+	if ((strncmp(url, "postgresql://", 13) == 0 ||
+	    strncmp(url, "postgres://", 11) == 0) &&
+	    (shown = store_engine_postgresql.shown(url)) != NULL)
+		return (shown);
+	return (url_masked(url));
+}
+
+/*
+ * A SQLite database name that keeps what is stored in a file: not
+ * ":memory:", not empty (a temporary database), not a "file:" URI (which
+ * this SQLite may read as one, with mode=memory and the like).
+ */
+static int
+sqlite_name_ok(const char *target, const char *shown, char **cause)
+{
+	if (*target == '\0' || strcmp(target, ":memory:") == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: an in-memory "
+		    "database keeps nothing: name a file, sqlite:PATH",
+		    shown));
+	if (strncmp(target, "file:", 5) == 0)
+		return (fail_with(cause, RB_EXIT_INPUT, "--db %s: SQLite URI "
+		    "names are not taken: name a file, sqlite:PATH (a file "
+		    "called file:... is sqlite:./file:...)", shown));
 	return (0);
 }
 
 /*
- * Close; a SQLite file this open created and left without a schema (a
- * failed first load) is removed, so a failure leaves nothing behind.
+ * Open the SQLite file.  A selection (create 0) never creates one: a
+ * database that does not exist holds no runs.  A database owned by
+ * another user is read with a warning: whoever owns it decides what it
+ * holds.  No file is ever removed here: another store may have opened it
+ * (a removed file's journal name would be shared with the next file's).
  */
+static int
+store_open_sqlite(struct store *st, int create, char **cause)
+{
+	struct stat sb;
+
+	if (lstat(st->target, &sb) == -1 && errno == ENOENT && !create)
+		return (fail_with(cause, RB_EXIT_INPUT, "%s: no runs stored "
+		    "yet, the file does not exist (regionbench store DIR --db "
+		    "URL)", st->url));
+	if (lstat(st->target, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_uid != geteuid() && !st->warned) {
+		st->warned = 1;
+		log_warnx("%s is owned by uid %lu, not by this user: runs read "
+		    "from it are whatever that user put there", st->url,
+		    (unsigned long)sb.st_uid);
+	}
+	if ((st->conn = st->engine->open(st->target, cause)) == NULL)
+		return (-RB_EXIT_ENV);
+	return (0);
+}
+
+int
+store_open(const char *url, int create, struct store **out, char **cause)
+{
+	struct store *st;
+	int rc;
+
+	st = xcalloc(1, sizeof *st);
+	st->url = store_url_shown(url);
+	if (strncmp(url, "sqlite:", 7) == 0) {
+		st->engine = &store_engine_sqlite;
+		st->target = xstrdup(url + 7);
+		if ((rc = sqlite_name_ok(st->target, st->url, cause)) != 0)
+			goto fail;
+		if ((rc = store_open_sqlite(st, create, cause)) != 0)
+			goto fail;
+	} else if (strncmp(url, "postgresql://", 13) == 0 ||
+	    strncmp(url, "postgres://", 11) == 0) {
+		st->engine = &store_engine_postgresql;
+		st->target = xstrdup(url);
+		if ((st->conn = st->engine->open(st->target, cause)) == NULL) {
+			rc = -RB_EXIT_ENV;
+			if (cause != NULL && *cause != NULL &&
+			    strncmp(*cause, "--db:", 5) == 0)
+				rc = -RB_EXIT_INPUT;
+			goto fail;
+		}
+	} else {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--db %s: expected "
+		    "sqlite:PATH or postgresql://[user@][host][:port]/dbname "
+		    "(a libpq URI)", st->url);
+		goto fail;
+	}
+	*out = st;
+	return (0);
+fail:
+	free(st->target);
+	free(st->url);
+	free(st);
+	return (rc);
+}
+
 void
 store_close(struct store *st)
 {
-	long version = 0;
-	char *cause = NULL;
-
 	if (st == NULL)
 		return;
-	if (st->created != NULL && (store_version(st, &version, &cause) != 0 ||
-	    version == 0))
-		unlink(st->created);
-	free(cause);
-	st->engine->close(st->conn);
-	free(st->created);
+	if (st->conn != NULL)
+		st->engine->close(st->conn);
+	free(st->target);
 	free(st->url);
 	free(st);
 }
@@ -310,28 +407,6 @@ store_describe(const struct store *st)
 }
 
 /* ---- loading ---- */
-
-/* A stable id for a run written before meta.json had one. */
-static char *
-store_legacy_id(const struct results *res)
-{
-	struct sha256_ctx ctx;
-	uint8_t digest[SHA256_DIGEST_SIZE];
-	char *text, hex[33];
-	int i;
-
-	text = xasprintf("%s\n%s\n%s\n%s\n%s\n%s", res->host,
-	    res->start_time != NULL ? res->start_time : "",
-	    res->kernel_release, res->boot_id != NULL ? res->boot_id : "",
-	    res->label, res->command != NULL ? res->command : "");
-	sha256_init(&ctx);
-	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
-	sha256_digest(&ctx, sizeof digest, digest);
-	free(text);
-	for (i = 0; i < 16; i++)
-		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-	return (xasprintf("legacy-%s", hex));
-}
 
 /* Numbers as statement parameters: exact for integers, %.17g else. */
 static char *
@@ -517,19 +592,14 @@ store_insert_rows(struct store *st, const char *id, const struct results *res,
 	return (0);
 }
 
-/* Load one run directory, replacing the run when it is already stored. */
+/* Load one run and compute its summary, as storing it needs. */
 static int
-store_load_one(struct store *st, const char *dir, int partial,
-    const struct metrics_options *mo, struct store_loaded *done,
-    char **cause)
+store_prepare(const char *dir, int partial, const struct metrics_options *mo,
+    struct results **out, struct summary *sum, char **cause)
 {
 	struct results *res;
 	struct metrics *m;
-	struct summary sum = { NULL, 0 };
-	const char *param[1];
-	char *id, *shape, *abs;
-	long exists = 0;
-	int i, rc;
+	int rc;
 
 	if ((rc = results_load(dir, &res, cause)) != 0)
 		return (rc);
@@ -544,10 +614,68 @@ store_load_one(struct store *st, const char *dir, int partial,
 		results_free(res);
 		return (rc);
 	}
-	metrics_summarize(m, &sum);
+	if (sum != NULL)
+		metrics_summarize(m, sum);
 	metrics_free(m);
-	id = res->run_id != NULL && res->run_id[0] != '\0' ?
-	    xstrdup(res->run_id) : store_legacy_id(res);
+	*out = res;
+	return (0);
+}
+
+/*
+ * Before the first store into a SQLite file that does not exist yet,
+ * check every run as store_load would read it, so that bad input fails
+ * before the file is made (it is never removed again: see
+ * store_open_sqlite).
+ */
+int
+store_check_new(const char *url, char **dirs, int ndirs, int partial,
+    const struct metrics_options *mo, char **cause)
+{
+	struct results *res;
+	struct stat sb;
+	int i, rc;
+
+	if (strncmp(url, "sqlite:", 7) != 0 || lstat(url + 7, &sb) == 0 ||
+	    errno != ENOENT)
+		return (0);
+	for (i = 0; i < ndirs; i++) {
+		if ((rc = store_prepare(dirs[i], partial, mo, &res, NULL,
+		    cause)) != 0)
+			return (rc);
+		results_free(res);
+	}
+	return (0);
+}
+
+/* Load one run directory, replacing the run when it is already stored. */
+static int
+store_load_one(struct store *st, const char *dir, int partial,
+    const struct metrics_options *mo, char ***ids, int *nids,
+    struct store_loaded *done, char **cause)
+{
+	struct results *res;
+	struct summary sum = { NULL, 0 };
+	const char *param[1];
+	char *id, *shape, *abs;
+	long exists = 0;
+	int i, rc;
+
+	if ((rc = store_prepare(dir, partial, mo, &res, &sum, cause)) != 0)
+		return (rc);
+	id = compare_run_id(res);
+	/* A run named twice in one call (store r1 r1, overlapping trees). */
+	for (i = 0; i < *nids; i++) {
+		if (strcmp((*ids)[i], id) == 0) {
+			log_warnx("%s: run %s is already in this store (named "
+			    "twice): stored once", dir, id);
+			free(id);
+			summary_free(&sum);
+			results_free(res);
+			return (0);
+		}
+	}
+	*ids = xreallocarray(*ids, *nids + 1, sizeof **ids);
+	(*ids)[(*nids)++] = xstrdup(id);
 	shape = compare_run_shape(res);
 	abs = realpath(dir, NULL);
 	param[0] = id;
@@ -572,20 +700,59 @@ store_load_one(struct store *st, const char *dir, int partial,
 	return (rc);
 }
 
+/*
+ * Begin the load's transaction holding the write lock.  A SQLite file
+ * removed or replaced since it was opened is opened again, so that
+ * nothing is written into a file no path names.
+ */
+static int
+store_begin(struct store *st, char **cause)
+{
+	char *ignored = NULL;
+	int tries, rc;
+
+	for (tries = 0;; tries++) {
+		rc = st->engine->begin(st->conn, &ignored);
+		if (st->engine->moved == NULL || !st->engine->moved(st->conn)) {
+			if (rc != 0 && cause != NULL) {
+				*cause = ignored;
+				ignored = NULL;
+			}
+			free(ignored);
+			return (rc);
+		}
+		free(ignored);
+		ignored = NULL;
+		if (rc == 0)
+			st_exec(st, "ROLLBACK", 0, NULL, &ignored);
+		free(ignored);
+		ignored = NULL;
+		if (tries == 10)
+			return (fail_with(cause, RB_EXIT_ENV, "%s: the file "
+			    "keeps being removed or replaced while opened",
+			    st->url));
+		st->engine->close(st->conn);
+		st->conn = NULL;
+		if ((rc = store_open_sqlite(st, 1, cause)) != 0)
+			return (rc);
+	}
+}
+
 int
 store_load(struct store *st, char **dirs, int ndirs, int partial,
     const struct metrics_options *mo, struct store_loaded *done,
     char **cause)
 {
-	char *ignored = NULL;
-	int i, rc;
+	char *ignored = NULL, **ids = NULL;
+	int nids = 0, i, rc;
 
 	memset(done, 0, sizeof *done);
-	if ((rc = st_exec(st, "BEGIN", 0, NULL, cause)) != 0)
+	if ((rc = store_begin(st, cause)) != 0)
 		return (rc);
 	rc = store_migrate(st, cause);
 	for (i = 0; rc == 0 && i < ndirs; i++)
-		rc = store_load_one(st, dirs[i], partial, mo, done, cause);
+		rc = store_load_one(st, dirs[i], partial, mo, &ids, &nids,
+		    done, cause);
 	if (rc == 0)
 		rc = st_exec(st, "COMMIT", 0, NULL, cause);
 	if (rc != 0) {
@@ -593,5 +760,8 @@ store_load(struct store *st, char **dirs, int ndirs, int partial,
 		free(ignored);
 		memset(done, 0, sizeof *done);
 	}
+	for (i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
 	return (rc);
 }

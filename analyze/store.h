@@ -41,7 +41,10 @@ struct store_selector {
 	int	 last;		/* the most recent N (by start time) */
 };
 
-int	 store_open(const char *url, struct store **out, char **cause);
+int	 store_open(const char *url, int create, struct store **out,
+	     char **cause);
+int	 store_check_new(const char *url, char **dirs, int ndirs, int partial,
+	     const struct metrics_options *mo, char **cause);
 void	 store_close(struct store *st);
 const char *store_describe(const struct store *st);
 char	*store_url_shown(const char *url);

@@ -53,6 +53,68 @@ verify_events(const struct results *res, char **why)
 }
 
 /*
+ * What the sink can never write: a complete run with a samples.csv whose
+ * samples are not the count meta.json says, a sample repeated whole (the
+ * same time, the same figures, the last write done twice), a zone with
+ * more free pages than present ones (but on 2.6.39, see results.h), a run
+ * with data but no events.csv.
+ */
+static int
+verify_samples(const char *dir, const struct results *res, json_t *meta,
+    const char *status, char **why)
+{
+	json_t *n = json_object_get(meta, "samples");
+	struct stat st;
+	json_int_t pus;
+	size_t a, b, r;
+	char *path;
+	int s, gone;
+
+	if (strcmp(status, "complete") == 0 && json_is_integer(n) &&
+	    json_integer_value(n) != res->samples.n) {
+		*why = xasprintf("samples.csv holds %d samples, meta.json "
+		    "says %lld", res->samples.n,
+		    (long long)json_integer_value(n));
+		return (-1);
+	}
+	for (s = 1; s < res->samples.n; s++) {
+		if (res->samples.t[s] != res->samples.t[s - 1])
+			continue;
+		a = (size_t)s * res->nregions;
+		b = (size_t)(s - 1) * res->nregions;
+		for (r = 0; r < (size_t)res->nregions; r++) {
+			if (res->present[a + r] != res->present[b + r] ||
+			    res->free[a + r] != res->free[b + r])
+				break;
+		}
+		if (r == (size_t)res->nregions) {
+			*why = xasprintf("samples.csv: the sample at t_s %.3f "
+			    "is written twice", res->samples.t[s]);
+			return (-1);
+		}
+	}
+	/* vmstat's drift: at most 125 pages per CPU (mm/vmstat.c). */
+	pus = json_integer_value(meta_get(meta, "topology.pus"));
+	if (res->free_over_present != 0 && res->free_over_present_by >
+	    (uint64_t)(pus > 0 && pus < 65536 ? pus : 65536) * 125) {
+		*why = xasprintf("samples.csv:%ld: %llu more free pages than "
+		    "present ones, more than the kernel's counters can drift",
+		    res->free_over_present, (unsigned long long)
+		    res->free_over_present_by);
+		return (-1);
+	}
+	path = xasprintf("%s/%s", dir, csv_schema_table(CSV_EVENTS)->file);
+	gone = lstat(path, &st) == -1 && errno == ENOENT;
+	free(path);
+	if (gone) {
+		*why = xasprintf("%s is missing (every run writes it)",
+		    csv_schema_table(CSV_EVENTS)->file);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * The worse of two verify outcomes: damage over no data over whole, so
  * one damaged repetition fails the whole parent.
  */
@@ -157,7 +219,8 @@ verify_dir(FILE *out, const char *dir)
 	    verify_times(&res->pageblocks, "pageblocks.csv", &why) != 0 ||
 	    verify_times(&res->placement, "placement.csv", &why) != 0 ||
 	    verify_times(&res->references, "references.csv", &why) != 0 ||
-	    verify_events(res, &why) != 0) {
+	    verify_events(res, &why) != 0 ||
+	    verify_samples(dir, res, meta, status, &why) != 0) {
 		fprintf(out, "%s: damaged: %s\n", dir, why);
 		free(why);
 		rc = RB_EXIT_FAIL;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "chart.h"
 #include "command.h"
@@ -49,6 +50,7 @@ static int
 cmd_chart_exec(int argc, char **argv)
 {
 	struct chart_settings set = { .group_by = -1 };
+	struct stat sb;
 	unsigned formats;
 	char *cause = NULL, *outdir, **paths, **runs = NULL;
 	int first, rc, i, nruns = 0;
@@ -67,6 +69,11 @@ cmd_chart_exec(int argc, char **argv)
 		    "--compare: give --compare DIR too");
 	outdir = set.out != NULL ? xstrdup(set.out) :
 	    xasprintf("%s/charts", argv[first]);
+	/* DIR/charts is the run's: a link planted there is not followed. */
+	if (set.out == NULL && lstat(outdir, &sb) == 0 && S_ISLNK(sb.st_mode))
+		die(RB_EXIT_INPUT, "chart: %s: a symbolic link, not followed "
+		    "in a results directory (--out names another place for "
+		    "the charts)", outdir);
 	if (set.compare.n == 0 && !results_is_run_dir(argv[first]) &&
 	    compare_run_dirs(argv[first], &runs, &nruns, &cause) == 0) {
 		for (i = 0; i < nruns; i++)
@@ -79,7 +86,8 @@ cmd_chart_exec(int argc, char **argv)
 	free(cause);
 	cause = NULL;
 	if (set.compare.n == 0 || results_is_run_dir(argv[first])) {
-		if ((rc = chart_all(argv[first], outdir, formats, stdout,
+		/* NULL: DIR/charts, held open without following a link. */
+		if ((rc = chart_all(argv[first], set.out, formats, stdout,
 		    &cause)) != 0)
 			die(-rc, "%s", cause);
 	}

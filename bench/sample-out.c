@@ -165,9 +165,15 @@ sample_live_each(const struct snapshot *snap, double t_s, uint64_t seq,
 	health.samples = seq;
 	sink_openmetrics_render(&sl->om, snap, &health);
 	if (sink_openmetrics_write(&sl->om, &cause) != 0) {
-		/* Say it once; the exit status says it again. */
-		if (!sl->om_failed)
+		/*
+		 * Say it once, on stderr and in events.csv, so the results
+		 * say the page stopped being updated; the exit status says
+		 * it again.
+		 */
+		if (!sl->om_failed) {
 			log_errorx("sample: %s", cause);
+			sampler_event(sl->sampler, "warning", cause);
+		}
 		free(cause);
 		__atomic_store_n(&sl->om_failed, 1, __ATOMIC_RELEASE);
 	}

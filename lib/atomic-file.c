@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic-file.h"
@@ -53,20 +55,29 @@ atomic_write_all(int fd, const void *data, size_t len)
 }
 
 /*
- * Create the temporary file: ".NAME.tmp.PID.N", a new N while one exists
- * (another writer, or one left by a killed process).
+ * Create the temporary file: ".NAME.tmp.PID.R", R random, a new R while
+ * one exists.  Random, because in a directory others may write (a
+ * world-writable textfile directory of node_exporter) a predictable name
+ * lets them plant files that stop every update.
  */
 static int
 atomic_file_create(struct atomic_file *af)
 {
 	static unsigned counter;
-	unsigned n;
+	unsigned long long r;
+	struct timespec ts;
 	int tries;
 
 	for (tries = 0; tries < 100; tries++) {
-		n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
-		if (snprintf(af->tmp, sizeof af->tmp, ".%s.tmp.%ld.%u",
-		    af->name, (long)getpid(), n) >= (int)sizeof af->tmp) {
+		if (getrandom(&r, sizeof r, GRND_NONBLOCK) != sizeof r) {
+			/* No entropy yet (early boot): not secret, unique. */
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			r = (unsigned long long)ts.tv_nsec << 20 ^
+			    (unsigned long long)ts.tv_sec << 40 ^
+			    __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		}
+		if (snprintf(af->tmp, sizeof af->tmp, ".%s.tmp.%ld.%016llx",
+		    af->name, (long)getpid(), r) >= (int)sizeof af->tmp) {
 			errno = ENAMETOOLONG;
 			return (-1);
 		}

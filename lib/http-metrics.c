@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -30,6 +31,27 @@
 #else
 #define HTTP_METRICS_RESULT int
 #endif
+
+/*
+ * What one client may hold: a request must arrive and its answer leave
+ * within HTTP_METRICS_REQUEST_S of the connection's start or of its last
+ * answer, and one address may have HTTP_METRICS_PER_CLIENT connections
+ * open.  libmicrohttpd's own timeout only ends idle connections, so
+ * clients that send a header byte every second could hold every slot
+ * for good (slowloris); a scrape takes milliseconds.
+ */
+#define HTTP_METRICS_REQUEST_S		5
+#define HTTP_METRICS_PER_CLIENT		8
+#define HTTP_METRICS_CONNECTIONS	256
+
+/* An open connection: its socket and when its current request began. */
+struct http_conn {
+	int		 fd;
+	struct timespec	 start;
+	int		 shut;		/* shut down for taking too long */
+	struct http_conn *prev;
+	struct http_conn *next;
+};
 
 /* The content type of the Prometheus text exposition format 0.0.4. */
 #define HTTP_METRICS_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -93,6 +115,102 @@ http_metrics_answer(void *cls, struct MHD_Connection *conn, const char *url,
 	ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
 	MHD_destroy_response(resp);
 	return (ret);
+}
+
+/*
+ * Keep track of connections as libmicrohttpd opens and closes them (it
+ * reports the close before it closes the socket, so the reaper never
+ * shuts a socket number already given to another file).
+ */
+static void
+http_metrics_notify(void *cls, struct MHD_Connection *conn,
+    void **socket_context, enum MHD_ConnectionNotificationCode toe)
+{
+	struct http_metrics *h = cls;
+	const union MHD_ConnectionInfo *info;
+	struct http_conn *c;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		info = MHD_get_connection_info(conn,
+		    MHD_CONNECTION_INFO_CONNECTION_FD);
+		c = xcalloc(1, sizeof *c);
+		c->fd = info != NULL ? info->connect_fd : -1;
+		clock_gettime(CLOCK_MONOTONIC, &c->start);
+		pthread_mutex_lock(&h->conns_lock);
+		c->next = h->conns;
+		if (h->conns != NULL)
+			h->conns->prev = c;
+		h->conns = c;
+		pthread_mutex_unlock(&h->conns_lock);
+		*socket_context = c;
+		return;
+	}
+	if ((c = *socket_context) == NULL)
+		return;
+	pthread_mutex_lock(&h->conns_lock);
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		h->conns = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	pthread_mutex_unlock(&h->conns_lock);
+	free(c);
+	*socket_context = NULL;
+}
+
+/* An answer went out: the connection's next request starts its clock. */
+static void
+http_metrics_completed(void *cls, struct MHD_Connection *conn,
+    void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct http_metrics *h = cls;
+	const union MHD_ConnectionInfo *info;
+	struct http_conn *c;
+
+	(void)con_cls;
+	(void)toe;
+	info = MHD_get_connection_info(conn,
+	    MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (info == NULL || (c = info->socket_context) == NULL)
+		return;
+	pthread_mutex_lock(&h->conns_lock);
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	pthread_mutex_unlock(&h->conns_lock);
+}
+
+/*
+ * Shut down, four times a second, every connection whose request has
+ * taken longer than HTTP_METRICS_REQUEST_S: libmicrohttpd then sees the
+ * socket end and closes the connection, freeing its slot.
+ */
+static void *
+http_metrics_reap(void *arg)
+{
+	struct http_metrics *h = arg;
+	struct http_conn *c;
+	struct timespec now, wake;
+
+	pthread_mutex_lock(&h->conns_lock);
+	while (!h->stopping) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		for (c = h->conns; c != NULL; c = c->next) {
+			if (c->shut || c->fd < 0 || now.tv_sec - c->start.tv_sec <
+			    HTTP_METRICS_REQUEST_S)
+				continue;
+			shutdown(c->fd, SHUT_RDWR);
+			c->shut = 1;
+		}
+		wake = now;
+		wake.tv_nsec += 250000000;
+		if (wake.tv_nsec >= 1000000000) {
+			wake.tv_sec++;
+			wake.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&h->conns_cond, &h->conns_lock, &wake);
+	}
+	pthread_mutex_unlock(&h->conns_lock);
+	return (NULL);
 }
 
 /* Is an address on this machine's loopback interface only? */
@@ -227,6 +345,18 @@ http_metrics_url(struct http_metrics *h, int fd)
 	    "http://[%s]:%s/metrics" : "http://%s:%s/metrics", host, port);
 }
 
+/* A condition variable on CLOCK_MONOTONIC, as the reaper's clock. */
+static void
+http_metrics_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 /*
  * Listen on addr ("127.0.0.1:9464", "[::1]:9464", port 0 for any free
  * one) and serve /metrics from a thread of libmicrohttpd.  An address
@@ -259,15 +389,34 @@ http_metrics_start(struct http_metrics *h, const char *addr, int allow_any,
 		return (fd);
 	http_metrics_url(h, fd);
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_mutex_init(&h->conns_lock, NULL);
+	http_metrics_cond_init(&h->conns_cond);
 	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL,
 	    http_metrics_answer, h, MHD_OPTION_LISTEN_SOCKET, fd,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_METRICS_CONNECTIONS,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)HTTP_METRICS_PER_CLIENT,
+	    MHD_OPTION_NOTIFY_CONNECTION, http_metrics_notify, h,
+	    MHD_OPTION_NOTIFY_COMPLETED, http_metrics_completed, h,
+	    MHD_OPTION_END);
 	if (h->daemon == NULL) {
 		close(fd);
 		pthread_mutex_destroy(&h->lock);
+		pthread_mutex_destroy(&h->conns_lock);
+		pthread_cond_destroy(&h->conns_cond);
 		return (fail_with(cause, RB_EXIT_ENV, "--listen %s: cannot "
 		    "start the HTTP server", addr));
+	}
+	if ((errno = pthread_create(&h->reaper, NULL, http_metrics_reap,
+	    h)) != 0) {
+		MHD_stop_daemon(h->daemon);
+		h->daemon = NULL;
+		pthread_mutex_destroy(&h->lock);
+		pthread_mutex_destroy(&h->conns_lock);
+		pthread_cond_destroy(&h->conns_cond);
+		return (fail_with(cause, RB_EXIT_ENV, "--listen %s: "
+		    "pthread_create: %s", addr, strerror(errno)));
 	}
 	return (0);
 }
@@ -304,9 +453,16 @@ http_metrics_stop(struct http_metrics *h)
 {
 	if (h->daemon == NULL)
 		return;
+	pthread_mutex_lock(&h->conns_lock);
+	h->stopping = 1;
+	pthread_cond_signal(&h->conns_cond);
+	pthread_mutex_unlock(&h->conns_lock);
+	pthread_join(h->reaper, NULL);
 	MHD_stop_daemon(h->daemon);
 	h->daemon = NULL;
 	pthread_mutex_destroy(&h->lock);
+	pthread_mutex_destroy(&h->conns_lock);
+	pthread_cond_destroy(&h->conns_cond);
 	free(h->page);
 	h->page = NULL;
 }

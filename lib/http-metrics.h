@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 struct MHD_Daemon;
+struct http_conn;
 
 struct http_metrics {
 	struct MHD_Daemon *daemon;
@@ -19,6 +20,12 @@ struct http_metrics {
 	size_t		 cap;
 	int		 has_page;
 	char		 url[128];	/* where it listens, for messages */
+	/* open connections and when their request began, under conns_lock */
+	pthread_mutex_t	 conns_lock;
+	pthread_cond_t	 conns_cond;
+	struct http_conn *conns;
+	int		 stopping;
+	pthread_t	 reaper;
 };
 
 int	 http_metrics_start(struct http_metrics *h, const char *addr,

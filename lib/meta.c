@@ -313,47 +313,15 @@ meta_write(json_t *meta, const char *dir, char **cause)
 }
 
 /*
- * Load a JSON file that must hold an object.  Errors name the file and the
- * line, as "PATH:LINE: what" (or "PATH: why" when it cannot be opened).
+ * Load a JSON file that must hold an object, of at most INPUT_JSON_MAX
+ * bytes; a link at path is not followed (meta.json is in a results
+ * directory, where anyone who could write it could plant one).  Errors
+ * name the file and the line, as "PATH:LINE: what" (or "PATH: why").
  */
 json_t *
 meta_read_object(const char *path, char **cause)
 {
-	json_error_t err;
-	json_t *root;
-	FILE *f;
-	int fd;
-
-	if ((fd = input_open(path, 0, cause)) < -1)
-		return (NULL);
-	if (fd == -1 || (f = fdopen(fd, "r")) == NULL) {
-		fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-		    strerror(errno));
-		if (fd != -1)
-			close(fd);
-		return (NULL);
-	}
-	/* Through stdio's buffer: json_loadfd reads a byte per read(2),
-	 * two million system calls for a 2 MB file. */
-	root = json_loadf(f, 0, &err);
-	fclose(f);
-	if (root == NULL) {
-		/* jansson gives line -1 when the file could not be opened. */
-		if (err.line < 1)
-			fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
-			    err.text);
-		else
-			fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-			    err.line, err.text);
-		return (NULL);
-	}
-	if (!json_is_object(root)) {
-		fail_with(cause, RB_EXIT_INPUT, "%s:1: expected a JSON object",
-		    path);
-		json_decref(root);
-		return (NULL);
-	}
-	return (root);
+	return (input_json_object(path, O_NOFOLLOW, INPUT_JSON_MAX, cause));
 }
 
 /* Is v a positive power of two? */
@@ -379,7 +347,7 @@ meta_read(const char *dir, char **cause)
 	struct stat st;
 	json_t *root, *v;
 
-	if (stat(path, &st) == -1) {
+	if (lstat(path, &st) == -1) {
 		fail_with(cause, RB_EXIT_INPUT, "%s: %s (not a results "
 		    "directory?)", path, strerror(errno));
 		free(path);

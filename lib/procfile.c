@@ -73,7 +73,7 @@ procfile_read(struct procfile *pf, const char *root, const char *name,
 	int fd, saved;
 
 	procfile_path(pf->path, sizeof pf->path, root, name);
-	if ((fd = input_open(pf->path, 0, cause)) < -1)
+	if ((fd = input_open(pf->path, INPUT_SYSTEM, cause)) < -1)
 		return (fd);
 	if (fd == -1) {
 		saved = errno;

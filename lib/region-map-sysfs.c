@@ -26,7 +26,7 @@ region_map_read_small(const char *path, char *buf, size_t len, char **cause)
 	ssize_t n;
 	int fd, saved;
 
-	if ((fd = input_open(path, 0, cause)) < -1)
+	if ((fd = input_open(path, INPUT_SYSTEM, cause)) < -1)
 		return (fd);
 	if (fd == -1) {
 		saved = errno;

@@ -310,7 +310,7 @@ src_kpageflags_open_file(struct src_kpageflags *kp, const char *proc_root,
 	int saved;
 
 	snprintf(kp->path, sizeof kp->path, "%s/kpageflags", proc_root);
-	if ((kp->fd = input_open(kp->path, 0, cause)) >= 0)
+	if ((kp->fd = input_open(kp->path, INPUT_SYSTEM, cause)) >= 0)
 		return (0);
 	if (kp->fd < -1) {
 		saved = kp->fd;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "region-map.h"
@@ -75,7 +76,6 @@ int
 src_recorded_load(const char *dir, json_t **rec, char **cause)
 {
 	char path[PATH_MAX + 32];
-	json_error_t err;
 	json_int_t version;
 	json_t *o, *v;
 
@@ -83,11 +83,10 @@ src_recorded_load(const char *dir, json_t **rec, char **cause)
 	snprintf(path, sizeof path, "%s/%s", dir, SRC_RECORDED_FILE);
 	if (access(path, F_OK) == -1)
 		return (0);
-	if ((o = json_load_file(path, 0, &err)) == NULL)
-		return (fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-		    err.line, err.text));
+	if ((o = input_json_object(path, 0, INPUT_JSON_MAX, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
 	v = json_object_get(o, "version");
-	if (!json_is_object(o) || !json_is_integer(v) ||
+	if (!json_is_integer(v) ||
 	    !json_is_object(json_object_get(o, "source")) ||
 	    !json_is_string(json_object_get(json_object_get(o, "source"),
 	    "name"))) {
@@ -120,20 +119,17 @@ src_recorded_read(struct source *src, struct snapshot *snap, int flags,
     char **cause)
 {
 	char path[PATH_MAX + 32];
-	json_error_t err;
 	json_t *o;
 	int rc;
 
 	(void)flags;
 	snprintf(path, sizeof path, "%s/%s", src->cfg.proc_root,
 	    SRC_RECORDED_SNAPSHOT);
-	if ((o = json_load_file(path, 0, &err)) == NULL) {
-		if (access(path, F_OK) == -1 && errno == ENOENT)
-			return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
-			    strerror(ENOENT)));
-		return (fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-		    err.line, err.text));
-	}
+	if (access(path, F_OK) == -1 && errno == ENOENT)
+		return (fail_with(cause, RB_EXIT_ENV, "%s: %s", path,
+		    strerror(ENOENT)));
+	if ((o = input_json_object(path, 0, INPUT_JSON_MAX, cause)) == NULL)
+		return (-RB_EXIT_INPUT);
 	rc = snapshot_from_json(snap, o, path, cause);
 	json_decref(o);
 	return (rc);

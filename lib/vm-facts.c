@@ -4,9 +4,11 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input-file.h"
 #include "log.h"
 #include "vm-facts.h"
 
@@ -16,8 +18,9 @@ vm_facts_read(const char *path)
 {
 	json_t *facts;
 
-	if (path == NULL || *path == '\0' ||
-	    (facts = json_load_file(path, 0, NULL)) == NULL)
+	/* Bounded, never a FIFO or a link: a guest can write beside it. */
+	if (path == NULL || *path == '\0' || (facts = input_json_object(path,
+	    O_NOFOLLOW, INPUT_JSON_MAX, NULL)) == NULL)
 		return (NULL);
 	if (!json_is_object(facts)) {
 		json_decref(facts);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "atomic-file.h"
+#include "input-file.h"
 #include "log.h"
 #include "meta.h"
 #include "procfile.h"
@@ -41,21 +42,12 @@ recording_system(const char *replay, const char *proc_root,
     char **cause)
 {
 	char path[4096];
-	json_error_t err;
-	json_t *sys;
 
 	if (replay != NULL) {
 		snprintf(path, sizeof path, "%s/system.json", replay);
-		if (access(path, F_OK) == 0) {
-			if ((sys = json_load_file(path, 0, &err)) != NULL &&
-			    json_is_object(sys))
-				return (sys);
-			fail_with(cause, RB_EXIT_INPUT, "%s:%d: %s", path,
-			    err.line, sys == NULL ? err.text :
-			    "expected a JSON object");
-			json_decref(sys);
-			return (NULL);
-		}
+		if (access(path, F_OK) == 0)
+			return (input_json_object(path, 0, INPUT_JSON_MAX,
+			    cause));
 	}
 	return (meta_system(proc_root));
 }

@@ -233,12 +233,14 @@ TESTS += tests/hardening-killpoints.sh \
 	tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
 	tests/hardening-user.sh tests/hardening-inputs.sh \
-	tests/hardening-signals.sh
+	tests/hardening-signals.sh tests/hardening-store.sh \
+	tests/hardening-results.sh tests/hardening-metrics.sh
 EXTRA_DIST += tests/hardening-killpoints.sh \
 	tests/hardening-enospc.sh tests/hardening-proc.sh \
 	tests/hardening-oom.sh tests/hardening-sigkill.sh tests/hardening-files.sh \
 	tests/hardening-user.sh tests/hardening-inputs.sh \
-	tests/hardening-signals.sh
+	tests/hardening-signals.sh tests/hardening-store.sh \
+	tests/hardening-results.sh tests/hardening-metrics.sh
 
 # make check replays the inputs kept under tests/data/hardening/NAME through
 # the same harness code (tests/fuzz/fuzz-NAME.c and tests/fuzz/replay-main.c),

@@ -100,7 +100,8 @@ vm_open_input(const char *path, struct stat *st, char **cause)
 	struct statfs sfs;
 	int fd;
 
-	if ((fd = input_open(path, 0, cause)) == -1)
+	/* INPUT_SYSTEM: kernel files are refused below, in vm's words. */
+	if ((fd = input_open(path, INPUT_SYSTEM, cause)) == -1)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", path,
 		    strerror(errno)));
 	if (fd < 0)
