@@ -20,6 +20,7 @@ struct compare_output {
 	int			 all;		/* text, markdown: every metric */
 	const char		*differences;	/* runs differ (--force) */
 	json_t			*notes;		/* strings; see compare_notes */
+	int			 width;		/* text: terminal columns, 0: none */
 };
 
 const char *compare_test_name(enum compare_test test);

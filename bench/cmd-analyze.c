@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "log.h"
@@ -17,6 +18,7 @@
 #include "power.h"
 #include "seed-table.h"
 #include "summary.h"
+#include "term.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 enum { TABLE_SUMMARY, TABLE_SEED };
@@ -93,7 +95,8 @@ analyze_print(const struct analyze_settings *st, const struct summary_run *sr)
 		summary_print_markdown(stdout, sr, st->brief);
 		break;
 	default:
-		summary_print_text(stdout, sr, st->brief);
+		summary_print_text_fit(stdout, sr, st->brief,
+		    term_fit_width(STDOUT_FILENO));
 		break;
 	}
 	return (0);

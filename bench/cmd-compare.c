@@ -9,12 +9,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "store.h"
 #include "compare-output.h"
 #include "log.h"
 #include "output.h"
+#include "term.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 
@@ -120,6 +122,7 @@ cmd_compare_exec(int argc, char **argv)
 	o.test = st.test == 1 ? COMPARE_MANN_WHITNEY : COMPARE_WELCH;
 	o.alpha = st.alpha;
 	o.all = st.all;
+	o.width = term_fit_width(STDOUT_FILENO);
 	o.differences = differences;
 	o.notes = compare_notes(set, differences);
 	switch (st.format) {

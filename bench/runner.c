@@ -26,6 +26,7 @@
 #include "seed-table.h"
 #include "store.h"
 #include "summary.h"
+#include "term.h"
 #include "workload.h"
 
 /* The runner's oom_score_adj as the kernel has it, for meta.json. */
@@ -157,7 +158,8 @@ runner_analyze(struct runner *r, char **cause)
 		free(why);
 	}
 	if (!r->set->quiet) {
-		summary_print_text(stdout, &sr, 1);
+		summary_print_text_fit(stdout, &sr, 1,
+		    term_fit_width(STDOUT_FILENO));
 		if (r->suite->seed_table) {
 			putchar('\n');
 			seed_table_print_text(stdout, sr.res);

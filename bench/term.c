@@ -62,6 +62,17 @@ term_size(int fd, int *rows)
 }
 
 /*
+ * The width a table written to fd must fit: the terminal's columns, or 0
+ * (no limit) when fd is a file or a pipe, so that what a script reads
+ * does not depend on where it ran.
+ */
+int
+term_fit_width(int fd)
+{
+	return (isatty(fd) ? term_size(fd, NULL) : 0);
+}
+
+/*
  * One glyph per region, from empty to full, in at most width glyphs: when
  * they do not fit, each glyph stands for the mean of several regions.
  * used[i] is a region's used fraction, <0 when unknown ('?').  Returns the

@@ -34,6 +34,7 @@ struct term_progress {
 
 void	 term_watch_resize(void);
 int	 term_size(int fd, int *rows);
+int	 term_fit_width(int fd);
 int	 term_fold(const double *used, int n, int width, char *buf,
 	     size_t len);
 void	 term_progress_line(char *buf, size_t len, int width, int plain,

@@ -236,8 +236,8 @@ CLEANFILES += tests/perf-chart
 
 
 # ---- runner: run, suites, signals, verify.
-TESTS += tests/runner-cli.sh tests/term-cli.sh
-EXTRA_DIST += tests/runner-cli.sh tests/term-cli.sh
+TESTS += tests/runner-cli.sh tests/term-cli.sh tests/term-fit.sh
+EXTRA_DIST += tests/runner-cli.sh tests/term-cli.sh tests/term-fit.sh
 
 
 # ---- hardening
