@@ -116,11 +116,9 @@ cmd_analyze_exec(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_analyze_entry, &st, argc, argv, &first);
 	output_escape_stdout();
-	if (argc - first != 1) {
-		log_errorx("analyze: expected one results directory");
-		command_usage(stderr, &cmd_analyze_entry);
-		exit(RB_EXIT_INPUT);
-	}
+	if (argc - first != 1)
+		command_usage_error(&cmd_analyze_entry,
+		    "expected one results directory");
 	if (st.power_model != NULL &&
 	    (rc = power_model_load(st.power_model, &pm, &cause)) != 0)
 		die(-rc, "%s", cause);

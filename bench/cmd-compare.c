@@ -98,11 +98,9 @@ cmd_compare_exec(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_compare_entry, &st, argc, argv, &first);
 	output_escape_stdout();
-	if (argc - first < 1) {
-		log_errorx("compare: expected at least one results directory");
-		command_usage(stderr, &cmd_compare_entry);
-		exit(RB_EXIT_INPUT);
-	}
+	if (argc - first < 1)
+		command_usage_error(&cmd_compare_entry,
+		    "expected at least one results directory");
 	metrics_options_default(&mo);
 	mo.empty_tolerance = st.empty_tolerance;
 	compare_use_database(st.db);

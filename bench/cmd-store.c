@@ -90,7 +90,8 @@ cmd_store_exec(int argc, char **argv)
 
 	command_parse(&cmd_store_entry, &set, argc, argv, &first);
 	if (first == argc)
-		die(RB_EXIT_INPUT, "store: name a results directory");
+		command_usage_error(&cmd_store_entry,
+		    "name a results directory");
 	if ((rc = store_dirs(set.db, argv + first, argc - first, set.partial,
 	    set.empty_tolerance, 0, &cause)) != 0)
 		die(-rc, "store: %s", cause);

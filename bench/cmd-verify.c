@@ -26,7 +26,8 @@ cmd_verify_exec(int argc, char **argv)
 
 	command_parse(&cmd_verify_entry, NULL, argc, argv, &first_arg);
 	if (first_arg == argc)
-		die(RB_EXIT_INPUT, "verify: name a results directory");
+		command_usage_error(&cmd_verify_entry,
+		    "name a results directory");
 	for (i = first_arg; i < argc; i++) {
 		if (stat(argv[i], &st) == -1 || !S_ISDIR(st.st_mode))
 			die(RB_EXIT_INPUT, "verify: %s is not a directory",
