@@ -43,6 +43,7 @@ struct runner {
 	double				*used;	/* per region, shown */
 	int				 used_cap;
 	int				 failed_phases;
+	int				 intr_phase;	/* cut short; -1: none */
 	json_t				*failed;
 
 	const char			*proc_root;	/* vacate */

@@ -129,6 +129,8 @@ runner_repetition(struct runner *r, json_t *system)
 			break;
 	}
 
+	r->intr_phase = session_signal() != 0 && i < r->suite->nphases ? i :
+	    -1;
 	json_object_set(r->session.meta, "failed_phases", r->failed);
 	code = session_finish(&r->session, session_signal() != 0);
 	if (code == RB_EXIT_OK && r->failed_phases > 0)
@@ -372,6 +374,29 @@ runner_store(const struct runner_settings *set, const char *parent,
 	return (code);
 }
 
+/*
+ * After a signal: where it cut the run short, where the partial results
+ * are and how to check them.  Printed with --quiet too: it is the outcome.
+ */
+static void
+runner_interrupted(const struct runner *r)
+{
+	char rep[48] = "";
+
+	if (r->nreps > 1)
+		snprintf(rep, sizeof rep, " of repetition %d/%d", r->rep,
+		    r->nreps);	/* the loop has counted it */
+	if (r->intr_phase >= 0)
+		fprintf(stderr, "run: interrupted in phase %d/%d (%s)%s; "
+		    "partial results in %s; check them with 'regionbench "
+		    "verify %s'\n", r->intr_phase + 1, r->suite->nphases,
+		    r->suite->phases[r->intr_phase].name, rep, r->dir, r->dir);
+	else
+		fprintf(stderr, "run: interrupted after the phases%s, while "
+		    "the results were analysed; results in %s; check them "
+		    "with 'regionbench verify %s'\n", rep, r->dir, r->dir);
+}
+
 /* Run a suite, possibly repeated; returns the exit code. */
 int
 runner_main(const struct suite *suite, const struct runner_settings *set,
@@ -421,6 +446,8 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 	if (r.nreps > 1 && (rc = sink_make_dir(parent, &cause)) != 0)
 		die(-rc, "run: %s", cause);
 	code = runner_repetitions(&r, system, parent);
+	if (code == RB_EXIT_INTR)
+		runner_interrupted(&r);
 	if (set->store)
 		code = runner_store(set, parent, code);
 	printf("%s\n", parent);
