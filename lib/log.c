@@ -33,6 +33,13 @@ log_program(void)
 	return (log_name);
 }
 
+/* Is the program quiet (--quiet)? */
+int
+log_is_quiet(void)
+{
+	return (log_quiet);
+}
+
 /* Silence informational messages (warnings and errors still print). */
 void
 log_set_quiet(int quiet)
