@@ -159,7 +159,7 @@ runner_analyze(struct runner *r, char **cause)
 		log_warnx("summary not saved: %s", why);
 		free(why);
 	}
-	if (!r->set->quiet) {
+	if (!r->set->quiet && r->set->format == 0) {
 		summary_print_text_fit(stdout, &sr, 1,
 		    term_fit_width(STDOUT_FILENO));
 		if (r->suite->seed_table) {
@@ -284,6 +284,49 @@ runner_mark_interrupted(int dirfd, const char *dir)
 	return (rc);
 }
 
+/*
+ * --format json: one repetition as its object, from the files it left:
+ * meta.json's status and the summary.json analysis wrote (null when the
+ * repetition was not analysed).
+ */
+static void
+runner_json_rep(struct runner *r, int code)
+{
+	char *path, *cause = NULL;
+	const char *status;
+	json_t *meta, *summary;
+
+	meta = meta_read(r->dir, &cause);
+	free(cause);
+	status = meta != NULL ? meta_get_string(meta, "status") : NULL;
+	path = xasprintf("%s/summary.json", r->dir);
+	summary = json_load_file(path, 0, NULL);
+	free(path);
+	json_array_append_new(r->json_reps, json_pack("{s:s, s:o, s:i, s:o, "
+	    "s:o}", "dir", r->dir, "status", status != NULL ?
+	    json_string(status) : json_null(), "exit_status", code,
+	    "interrupted_in_phase", r->intr_phase >= 0 ?
+	    json_string(r->suite->phases[r->intr_phase].name) : json_null(),
+	    "summary", summary != NULL ? summary : json_null()));
+	json_decref(meta);
+}
+
+/* --format json: the whole run as one object on stdout. */
+static void
+runner_json(struct runner *r, const char *parent, int code)
+{
+	json_t *root;
+
+	root = json_pack("{s:s, s:i, s:s, s:s, s:i, s:o}", "command", "run",
+	    "schema_version", RUNNER_JSON_VERSION, "suite", r->suite->name,
+	    "dir", parent, "exit_status", code, "repetitions", r->json_reps);
+	r->json_reps = NULL;
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(10)) != 0 || putchar('\n') == EOF)
+		log_errorx("run: stdout: write failed");
+	json_decref(root);
+}
+
 /* Each repetition into its own directory; returns the exit code. */
 static int
 runner_repetitions(struct runner *r, json_t *system, const char *parent)
@@ -315,6 +358,8 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 			if (code != RB_EXIT_ENV)
 				code = rc;
 		}
+		if (r->json_reps != NULL)
+			runner_json_rep(r, rc);
 		if (r->session.dirfd != -1)
 			close(r->session.dirfd);
 		r->session.dirfd = -1;
@@ -445,12 +490,17 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		runner_default_dir(suite, parent, sizeof parent);
 	if (r.nreps > 1 && (rc = sink_make_dir(parent, &cause)) != 0)
 		die(-rc, "run: %s", cause);
+	if (set->format == 1)
+		r.json_reps = json_array();
 	code = runner_repetitions(&r, system, parent);
 	if (code == RB_EXIT_INTR)
 		runner_interrupted(&r);
 	if (set->store)
 		code = runner_store(set, parent, code);
-	printf("%s\n", parent);
+	if (r.json_reps != NULL)
+		runner_json(&r, parent, code);
+	else
+		printf("%s\n", parent);
 
 	if (!set->no_charts)
 		chart_cleanup();

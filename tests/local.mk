@@ -46,12 +46,14 @@ tests_t_term_LDADD = $(TEST_LIBS)
 TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term \
 	tests/cli-basics.sh \
 	tests/cli-errors.sh \
+	tests/json-shapes.sh \
 	tests/help-man.sh \
 	tests/store-cli.sh \
 	tests/docs-commands.sh \
 	tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/help-man.sh tests/registries.sh \
-	tests/store-cli.sh tests/docs-commands.sh tests/cli-errors.sh
+	tests/store-cli.sh tests/docs-commands.sh tests/cli-errors.sh \
+	tests/json-shapes.sh tests/json-shape.py
 
 
 # ---- procfs: the /proc parsers
