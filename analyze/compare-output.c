@@ -741,7 +741,7 @@ compare_print_json(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
 	json_t *root, *metrics, *jm, *cells;
-	struct compare_cell c, *hcells;
+	struct compare_cell *c, *hcells;
 	int i, g, rc, harmonic;
 
 	root = json_object();
@@ -753,19 +753,25 @@ compare_print_json(FILE *f, const struct compare_set *set,
 	json_object_set_new(root, "differences", o->differences != NULL ?
 	    json_string(o->differences) : json_null());
 	json_object_set_new(root, "groups", compare_json_groups(set));
+	/* The headline metrics the text shows, unless --all. */
+	json_object_set_new(root, "metrics_shown", json_string(o->all ?
+	    "all" : "headline"));
 	metrics = json_array();
+	c = xcalloc(set->ngroups, sizeof *c);
 	hcells = xcalloc(set->ngroups, sizeof *hcells);
 	for (i = 0; i < set->nkeys; i++) {
+		for (g = 0; g < set->ngroups; g++)
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &c[g]);
+		if (!compare_key_shown(set, &set->keys[i], c, o->all))
+			continue;
 		harmonic = compare_harmonic_cells(set, o, &set->keys[i],
 		    hcells);
 		cells = json_array();
-		for (g = 0; g < set->ngroups; g++) {
-			compare_cell(set, o->base, g, &set->keys[i], o->test,
-			    o->alpha, &c);
+		for (g = 0; g < set->ngroups; g++)
 			json_array_append_new(cells,
-			    compare_json_cell(set->groups[g].name, &c,
+			    compare_json_cell(set->groups[g].name, &c[g],
 			    harmonic ? &hcells[g] : NULL));
-		}
 		jm = json_pack("{s:s, s:s, s:s, s:o, s:b, s:o}", "phase",
 		    set->keys[i].phase, "metric", set->keys[i].metric, "unit",
 		    set->keys[i].unit, "better",
@@ -775,6 +781,7 @@ compare_print_json(FILE *f, const struct compare_set *set,
 		json_array_append_new(metrics, jm);
 	}
 	free(hcells);
+	free(c);
 	json_object_set_new(root, "metrics", metrics);
 	json_object_set(root, "notes", o->notes);
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |

@@ -65,8 +65,8 @@ static const struct opt_def compare_options[] = {
 	  .help = "compare runs from different hosts, region or page sizes" },
 	{ .name = "all", .type = OPT_FLAG,
 	  .offset = offsetof(struct compare_settings, all),
-	  .help = "text and markdown: every metric and statistic, not only "
-	  "the headline means" },
+	  .help = "every metric (and in text and markdown every statistic), "
+	  "not only the headline means" },
 	{ .name = "unit", .type = OPT_ENUM,
 	  .offset = offsetof(struct compare_settings, unit), .arg = "UNIT",
 	  .def = "boot", .choices = unit_choices,
