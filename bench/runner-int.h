@@ -44,6 +44,7 @@ struct runner {
 	int				 used_cap;
 	int				 failed_phases;
 	int				 intr_phase;	/* cut short; -1: none */
+	int				 glyph_per;	/* the bar's scale so far */
 	json_t				*json_reps;	/* --format json */
 	json_t				*failed;
 
