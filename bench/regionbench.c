@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "completion.h"
 #include "help-man.h"
 #include "log.h"
 #include "source-cli.h"
@@ -261,6 +262,15 @@ cmd_help_exec(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0)) {
 		command_usage(stdout, &cmd_help_entry);
+		return (RB_EXIT_OK);
+	}
+	/* The build makes the shell completion with it too. */
+	if (argc == 3 && strcmp(argv[1], "--completion") == 0) {
+		if (completion_print(stdout, argv[2], command_table,
+		    &cause) != 0)
+			die(RB_EXIT_INPUT, "help %s", cause);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die_errno(RB_EXIT_ENV, "help --completion: stdout");
 		return (RB_EXIT_OK);
 	}
 	/* The build makes the manual page with it (bench/help-man.c). */

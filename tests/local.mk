@@ -47,13 +47,14 @@ TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term \
 	tests/cli-basics.sh \
 	tests/cli-errors.sh \
 	tests/json-shapes.sh \
+	tests/completion.sh \
 	tests/help-man.sh \
 	tests/store-cli.sh \
 	tests/docs-commands.sh \
 	tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/help-man.sh tests/registries.sh \
 	tests/store-cli.sh tests/docs-commands.sh tests/cli-errors.sh \
-	tests/json-shapes.sh tests/json-shape.py
+	tests/json-shapes.sh tests/json-shape.py tests/completion.sh
 
 
 # ---- procfs: the /proc parsers
