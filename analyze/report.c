@@ -568,6 +568,53 @@ html_headline_cell(FILE *f, double v, const char *unit)
 }
 
 /*
+ * One line of the headline table: a series at its twmean row with its
+ * five reductions, or a figure of its own in the mean column.
+ */
+static void
+html_headline_row(FILE *f, const struct compare_run *run, int p,
+    const struct summary_row *row)
+{
+	static const char *const red[] = {
+		"min", "mean", "max", "final", "twmean"
+	};
+	size_t len = strlen(row->metric);
+	char *base;
+	int j;
+
+	if (metrics_is_reduction(row->metric)) {
+		if (len < 7 || strcmp(row->metric + len - 7, ".twmean") != 0)
+			return;
+		base = xstrndup(row->metric, len - 7);
+		/* A workload that does not run in this phase. */
+		if (strncmp(base, "placement.", 10) == 0 &&
+		    html_row_value_of(run, p, base, "max") == 0) {
+			free(base);
+			return;
+		}
+		fputs("<tr><td>", f);
+		html_text(f, base);
+		fputs("</td>", f);
+		for (j = 0; j < 5; j++)
+			html_headline_cell(f, html_row_value_of(run, p, base,
+			    red[j]), row->unit);
+		free(base);
+	} else {
+		if (!metrics_shown(row->metric, row->headline,
+		    METRICS_HEADLINE))
+			return;
+		fputs("<tr><td>", f);
+		html_text(f, row->metric);
+		fputs("</td><td></td>", f);
+		html_headline_cell(f, row->value, row->unit);
+		fputs("<td></td><td></td><td></td>", f);
+	}
+	fputs("<td>", f);
+	html_text(f, summary_table_unit(row->unit));
+	fputs("</td></tr>\n", f);
+}
+
+/*
  * The answer first: per phase, the table analyze prints on the terminal
  * (each headline series with its min, mean, max, final and time-weighted
  * mean, then the phase's duration and the workloads' figures in the mean
@@ -576,13 +623,8 @@ html_headline_cell(FILE *f, double v, const char *unit)
 static void
 html_headline(FILE *f, const struct compare_run *run)
 {
-	static const char *const red[] = {
-		"min", "mean", "max", "final", "twmean"
-	};
 	const struct summary_row *row;
-	char *base, *name;
-	size_t len;
-	int p, i, j, pass;
+	int p, i, pass;
 
 	fputs("<h3>Headline figures</h3>\n", f);
 	for (p = 0; p < run->nphases; p++) {
@@ -591,49 +633,15 @@ html_headline(FILE *f, const struct compare_run *run)
 		fputs("</h4>\n<table>\n<tr><th>metric</th><th>min</th>"
 		    "<th>mean</th><th>max</th><th>final</th>"
 		    "<th>time-weighted mean</th><th>unit</th></tr>\n", f);
-		/* The series first, then the rows of one figure. */
-		for (pass = 0, i = 0; pass < 2; i = 0, pass++)
-		for (; i < run->sum.n; i++) {
-			row = &run->sum.rows[i];
-			if (row->phase != p || !row->headline ||
-			    metrics_is_reduction(row->metric) != (pass == 0))
-				continue;
-			len = strlen(row->metric);
-			if (metrics_is_reduction(row->metric)) {
-				/* One line a series, at its twmean row. */
-				if (len < 7 || strcmp(row->metric + len - 7,
-				    ".twmean") != 0)
-					continue;
-				base = xstrndup(row->metric, len - 7);
-				if (strncmp(base, "placement.", 10) == 0 &&
-				    html_row_value_of(run, p, base, "max") ==
-				    0) {
-					free(base);
-					continue;
-				}
-				fputs("<tr><td>", f);
-				html_text(f, base);
-				fputs("</td>", f);
-				for (j = 0; j < 5; j++) {
-					name = xasprintf("%s.%s", base, red[j]);
-					html_headline_cell(f, html_row_value(run,
-					    p, name), row->unit);
-					free(name);
-				}
-				free(base);
-			} else {
-				if (!metrics_shown(row->metric, row->headline,
-				    METRICS_HEADLINE))
-					continue;
-				fputs("<tr><td>", f);
-				html_text(f, row->metric);
-				fputs("</td><td></td>", f);
-				html_headline_cell(f, row->value, row->unit);
-				fputs("<td></td><td></td><td></td>", f);
+		/* The series first, then the figures of their own. */
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < run->sum.n; i++) {
+				row = &run->sum.rows[i];
+				if (row->phase == p && row->headline &&
+				    metrics_is_reduction(row->metric) ==
+				    (pass == 0))
+					html_headline_row(f, run, p, row);
 			}
-			fputs("<td>", f);
-			html_text(f, summary_table_unit(row->unit));
-			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
 	}
