@@ -45,6 +45,7 @@ struct runner {
 	int				 failed_phases;
 	int				 intr_phase;	/* cut short; -1: none */
 	int				 glyph_per;	/* the bar's scale so far */
+	int				 text_form;	/* its text's form so far */
 	json_t				*json_reps;	/* --format json */
 	json_t				*failed;
 

@@ -127,8 +127,10 @@ runner_show(struct runner *r, int index, const struct suite_phase *ph,
 	tp.elapsed = (double)(now - phase_start_ns) / 1e9;
 	tp.left = runner_left(r, index, state, progress, tp.elapsed,
 	    &tp.left_in_phase);
-	/* One scale for the region bar: it only ever grows. */
+	/* One scale for the region bar, one form of the text: they only
+	 * ever grow (shorter text, more regions a glyph). */
 	tp.min_per = r->glyph_per;
+	tp.min_form = r->text_form;
 	if (sampler_wait_sample(&r->session.sampler, 0, 0, &r->view, NULL,
 	    NULL) > 0)
 		n = runner_used(r, &r->view);
@@ -147,5 +149,7 @@ runner_show(struct runner *r, int index, const struct suite_phase *ph,
 	}
 	if (tp.per > r->glyph_per)
 		r->glyph_per = tp.per;
+	if (tp.form > r->text_form)
+		r->text_form = tp.form;
 	fflush(stderr);
 }

@@ -355,7 +355,9 @@ term_progress_line(char *buf, size_t len, int width, int plain,
 	 * the phase's name goes last, it says what is running.
 	 */
 	best = -1;
-	for (f = 0; f < TERM_TTY_FORMS; f++) {
+	/* A form once shortened stays so: the line does not jump. */
+	for (f = tp->min_form > 0 && tp->min_form < TERM_TTY_FORMS - 1 ?
+	    tp->min_form : 0; f < TERM_TTY_FORMS; f++) {
 		term_tty_text(form, sizeof form, f, tp, state, when, eta);
 		room = width - (int)strlen(form) - 1;
 		per = term_strip(one, sizeof one, room, used, n, tp->min_per);
@@ -372,8 +374,10 @@ term_progress_line(char *buf, size_t len, int width, int plain,
 	if (best < 0) {
 		term_tty_text(text, sizeof text, 1, tp, state, when, eta);
 		strip[0] = '\0';
-	} else
+	} else {
 		tp->per = bestper;
+		tp->form = best;
+	}
 	if ((int)strlen(text) > width) {
 		/* A narrow terminal: where the run is, and its state. */
 		snprintf(text, sizeof text, "rep %d/%d phase %d/%d %s %s",

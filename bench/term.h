@@ -33,6 +33,8 @@ struct term_progress {
 	int		 left_in_phase;		/* left counts this phase only */
 	int		 min_per;		/* regions per glyph at least */
 	int		 per;			/* out: regions per glyph used */
+	int		 min_form;		/* terminal: text form at least */
+	int		 form;			/* out: the form used */
 };
 
 void	 term_watch_resize(void);
