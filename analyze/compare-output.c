@@ -11,6 +11,7 @@
 
 #include "compare-output.h"
 #include "log.h"
+#include "opt.h"
 #include "output.h"
 #include "summary.h"
 
@@ -443,11 +444,185 @@ static const struct compare_style compare_markdown_style = {
 	.group_bullet = "- ",
 };
 
+/* One statistic row of the fitted text table, its cells formatted. */
+struct compare_fit_row {
+	const struct compare_key *k;
+	const char	*stat;
+	char		**cells;	/* one per group */
+};
+
+/* The rows a key prints (as compare_print_key), appended to *rows. */
+static void
+compare_fit_key(const struct compare_set *set, const struct compare_output *o,
+    const struct compare_key *k, const struct compare_cell *cells,
+    struct compare_cell *hcells, struct compare_fit_row **rows, int *n)
+{
+	char cell[64];
+	int g, s, harmonic, nstats;
+
+	harmonic = compare_harmonic_cells(set, o, k, hcells);
+	nstats = harmonic && !o->all ? 0 : o->all ? COMPARE_NSTATS : 1;
+	for (s = harmonic ? -1 : 0; s < nstats; s++) {
+		*rows = xreallocarray(*rows, *n + 1, sizeof **rows);
+		(*rows)[*n].k = k;
+		(*rows)[*n].stat = s < 0 ? "Hmean" : compare_stats[s];
+		(*rows)[*n].cells = xcalloc(set->ngroups, sizeof (char *));
+		for (g = 0; g < set->ngroups; g++) {
+			compare_stat_cell(cell, sizeof cell, s < 0 ? 0 : s,
+			    s < 0 ? &hcells[g] : &cells[g], g == o->base,
+			    k->unit);
+			(*rows)[*n].cells[g] = xstrdup(cell);
+		}
+		(*n)++;
+	}
+}
+
+/*
+ * Print cells (group names or figures) after a lead of lead columns, as
+ * many per line as fit in width, the next ones on lines indented as far.
+ */
+static void
+compare_fit_cells(FILE *f, char *const *cells, int ncells, int cw, int lead,
+    int width)
+{
+	int g, per = (width - lead) / (cw + 1);
+
+	if (per < 1)
+		per = 1;
+	for (g = 0; g < ncells; g++) {
+		if (g > 0 && g % per == 0)
+			fprintf(f, "\n%*s", lead, "");
+		fprintf(f, " %*s", cw, cells[g]);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The text table fitted to a terminal of o->width columns: columns as
+ * wide as their contents and short units; when a row still does not fit,
+ * each metric's name, unit and direction on a line of its own above its
+ * statistics, and groups that do not fit beside each other on further
+ * lines.  Long lines of prose are wrapped.
+ */
+static void
+compare_print_text_fit(FILE *f, const struct compare_set *set,
+    const struct compare_output *o)
+{
+	struct compare_fit_row *rows = NULL;
+	struct compare_cell *cells, *hcells;
+	const struct compare_group *grp;
+	const char *phase = NULL, *unit;
+	char **names, *text, *old;
+	int i, g, n = 0, sw = 5, mw = 6, uw = 4, cw = 1, lead, alone;
+
+	text = xasprintf("regionbench compare: baseline %s, %s test, alpha "
+	    "%g (*change*: significant; \u2191 higher is better, \u2193 lower "
+	    "is better; Hmean: harmonic mean of a rate)",
+	    set->groups[o->base].name, compare_test_name(o->test), o->alpha);
+	opt_print_wrapped(f, text, 0, 2, o->width);
+	free(text);
+	names = xcalloc(set->ngroups, sizeof *names);
+	for (g = 0; g < set->ngroups; g++) {
+		grp = &set->groups[g];
+		names[g] = grp->name;
+		if ((int)strlen(grp->name) > cw)
+			cw = (int)strlen(grp->name);
+		text = xasprintf("%s: %d run%s", grp->name, grp->nruns,
+		    grp->nruns == 1 ? "" : "s");
+		for (i = 0; i < grp->nruns && i < 3; i++) {
+			old = text;
+			text = xasprintf("%s%s%s", old, i == 0 ? " (" : ", ",
+			    grp->runs[i]->dir);
+			free(old);
+		}
+		old = text;
+		text = xasprintf("%s%s", old, grp->nruns > 3 ? ", ...)" : ")");
+		free(old);
+		fputs("  ", f);
+		opt_print_wrapped(f, text, 2, 4, o->width);
+		free(text);
+	}
+	cells = xcalloc(set->ngroups, sizeof *cells);
+	hcells = xcalloc(set->ngroups, sizeof *hcells);
+	for (i = 0; i < set->nkeys; i++) {
+		for (g = 0; g < set->ngroups; g++)
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &cells[g]);
+		if (compare_key_shown(set, &set->keys[i], cells, o->all))
+			compare_fit_key(set, o, &set->keys[i], cells, hcells,
+			    &rows, &n);
+	}
+	free(hcells);
+	free(cells);
+	for (i = 0; i < n; i++) {
+		if ((int)strlen(rows[i].stat) > sw)
+			sw = (int)strlen(rows[i].stat);
+		if ((int)strlen(rows[i].k->metric) > mw)
+			mw = (int)strlen(rows[i].k->metric);
+		unit = summary_table_unit(rows[i].k->unit);
+		if ((int)strlen(unit) > uw)
+			uw = (int)strlen(unit);
+		for (g = 0; g < set->ngroups; g++) {
+			if ((int)strlen(rows[i].cells[g]) > cw)
+				cw = (int)strlen(rows[i].cells[g]);
+		}
+	}
+	/* stat metric unit arrow, then the groups */
+	lead = sw + 1 + mw + 1 + uw + 2;
+	alone = lead + set->ngroups * (cw + 1) > o->width;
+	if (alone)
+		lead = 2 + sw;
+	fputc('\n', f);
+	if (alone)
+		fprintf(f, "%-*s", lead, "");
+	else
+		fprintf(f, "%-*s %-*s %-*s  ", sw, "", mw, "metric", uw,
+		    "unit");
+	compare_fit_cells(f, names, set->ngroups, cw, lead, o->width);
+	for (i = 0; i < n; i++) {
+		if (phase == NULL || strcmp(phase, rows[i].k->phase) != 0) {
+			phase = rows[i].k->phase;
+			fprintf(f, "\nphase %s\n", phase);
+		}
+		unit = summary_table_unit(rows[i].k->unit);
+		if (alone && (i == 0 || rows[i - 1].k != rows[i].k))
+			fprintf(f, "%s (%s)%s%s\n", rows[i].k->metric, unit,
+			    metrics_better(rows[i].k->metric, rows[i].k->unit)
+			    == METRICS_BETTER_NONE ? "" : " ",
+			    compare_arrow(rows[i].k));
+		if (alone)
+			fprintf(f, "  %-*s", sw, rows[i].stat);
+		else
+			fprintf(f, "%-*s %-*s %-*s %s", sw, rows[i].stat, mw,
+			    rows[i].k->metric, uw, unit,
+			    compare_arrow(rows[i].k));
+		compare_fit_cells(f, rows[i].cells, set->ngroups, cw, lead,
+		    o->width);
+		for (g = 0; g < set->ngroups; g++)
+			free(rows[i].cells[g]);
+		free(rows[i].cells);
+	}
+	free(rows);
+	free(names);
+	for (i = 0; i < (int)json_array_size(o->notes); i++) {
+		text = xasprintf("note: %s", json_string_value(
+		    json_array_get(o->notes, i)));
+		if (i == 0)
+			fputc('\n', f);
+		opt_print_wrapped(f, text, 0, 6, o->width);
+		free(text);
+	}
+}
+
 /* mmtests-style text: rows of statistics, one column per group. */
 void
 compare_print_text(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
+	if (o->width > 0) {
+		compare_print_text_fit(f, set, o);
+		return;
+	}
 	compare_print_table(f, set, o, &compare_text_style);
 }
 
@@ -566,7 +741,7 @@ compare_print_json(FILE *f, const struct compare_set *set,
     const struct compare_output *o)
 {
 	json_t *root, *metrics, *jm, *cells;
-	struct compare_cell c, *hcells;
+	struct compare_cell *c, *hcells;
 	int i, g, rc, harmonic;
 
 	root = json_object();
@@ -578,19 +753,25 @@ compare_print_json(FILE *f, const struct compare_set *set,
 	json_object_set_new(root, "differences", o->differences != NULL ?
 	    json_string(o->differences) : json_null());
 	json_object_set_new(root, "groups", compare_json_groups(set));
+	/* The headline metrics the text shows, unless --all. */
+	json_object_set_new(root, "metrics_shown", json_string(o->all ?
+	    "all" : "headline"));
 	metrics = json_array();
+	c = xcalloc(set->ngroups, sizeof *c);
 	hcells = xcalloc(set->ngroups, sizeof *hcells);
 	for (i = 0; i < set->nkeys; i++) {
+		for (g = 0; g < set->ngroups; g++)
+			compare_cell(set, o->base, g, &set->keys[i], o->test,
+			    o->alpha, &c[g]);
+		if (!compare_key_shown(set, &set->keys[i], c, o->all))
+			continue;
 		harmonic = compare_harmonic_cells(set, o, &set->keys[i],
 		    hcells);
 		cells = json_array();
-		for (g = 0; g < set->ngroups; g++) {
-			compare_cell(set, o->base, g, &set->keys[i], o->test,
-			    o->alpha, &c);
+		for (g = 0; g < set->ngroups; g++)
 			json_array_append_new(cells,
-			    compare_json_cell(set->groups[g].name, &c,
+			    compare_json_cell(set->groups[g].name, &c[g],
 			    harmonic ? &hcells[g] : NULL));
-		}
 		jm = json_pack("{s:s, s:s, s:s, s:o, s:b, s:o}", "phase",
 		    set->keys[i].phase, "metric", set->keys[i].metric, "unit",
 		    set->keys[i].unit, "better",
@@ -600,6 +781,7 @@ compare_print_json(FILE *f, const struct compare_set *set,
 		json_array_append_new(metrics, jm);
 	}
 	free(hcells);
+	free(c);
 	json_object_set_new(root, "metrics", metrics);
 	json_object_set(root, "notes", o->notes);
 	rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
@@ -672,6 +854,7 @@ compare_run(FILE *f, const struct compare_request *req, char **cause)
 	o.test = req->test;
 	o.alpha = req->alpha;
 	o.all = req->all;
+	o.width = req->width;
 	o.differences = differences;
 	o.notes = compare_notes(set, differences);
 	compare_run_print(f, set, &o, req->format);

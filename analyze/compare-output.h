@@ -21,6 +21,7 @@ struct compare_output {
 	int			 all;		/* text, markdown: every metric */
 	const char		*differences;	/* runs differ (--force) */
 	json_t			*notes;		/* strings; see compare_notes */
+	int			 width;		/* text: terminal columns, 0: none */
 };
 
 /* The output formats of compare_run. */
@@ -45,6 +46,7 @@ struct compare_request {
 	enum compare_unit	 unit;
 	uint64_t		 empty_tolerance;
 	const char		*db;		/* the database of db: */
+	int			 width;		/* text: the terminal's, 0: any */
 };
 
 int	 compare_run(FILE *f, const struct compare_request *req,

@@ -229,7 +229,9 @@ compare_walk(const char *path, int depth, char ***dirs, int *ndirs,
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		child = xasprintf("%s/%s", path, de->d_name);
+		/* "results/" and "results" name the same children. */
+		child = xasprintf("%s%s%s", path, path[0] != '\0' &&
+		    path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
 		if (results_is_run_dir(child)) {
 			*dirs = xreallocarray(*dirs, *ndirs + 1,
 			    sizeof **dirs);
@@ -301,6 +303,7 @@ compare_add_selection(struct compare_set *set, const char *text,
 	struct store_selector sel;
 	struct store *st;
 	struct compare_run **found;
+	char *old;
 	int nfound, i, rc;
 
 	if (opt == NULL) {
@@ -317,8 +320,15 @@ compare_add_selection(struct compare_set *set, const char *text,
 	rc = store_select_runs(st, &sel, opt, &found, &nfound, cause);
 	store_close(st);
 	store_selector_free(&sel);
-	if (rc != 0)
+	if (rc != 0) {
+		/* Say which of the selections it was. */
+		if (cause != NULL && *cause != NULL) {
+			old = *cause;
+			*cause = xasprintf("%s: %s", text, old);
+			free(old);
+		}
 		return (rc);
+	}
 	for (i = 0; i < nfound; i++) {
 		set->runs = xreallocarray(set->runs, set->nruns + 1,
 		    sizeof *set->runs);

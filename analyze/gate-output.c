@@ -307,6 +307,20 @@ gate_json_check(const struct gate_result *r)
 }
 
 /*
+ * A group's replication in numbers: its runs, the boots they came from,
+ * and how many of the runs had no boot id (each counted as its own boot).
+ */
+static json_t *
+gate_json_counts(const struct compare_group *g)
+{
+	int boots, unknown;
+
+	boots = compare_boots(g, &unknown);
+	return (json_pack("{s:i, s:i, s:i}", "runs", g->nruns, "boots", boots,
+	    "runs_without_boot_id", unknown));
+}
+
+/*
  * The whole gate as one JSON object: the outcome and its counts, the
  * groups, the unit note and every check.  -1 when writing failed.
  */
@@ -324,11 +338,15 @@ gate_print_json(FILE *f, const struct compare_set *set,
 	for (i = 0; i < n; i++)
 		json_array_append_new(checks, gate_json_check(&r[i]));
 	note = compare_unit_note(set);
-	root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o, "
+	    "s:o, s:o, s:o}",
 	    "outcome", c.failed > 0 ? "failed" : c.unjudged > 0 ?
 	    "not judged" : "passed", "checks_total", n, "failed", c.failed,
 	    "not_judged", c.unjudged, "holm_adjusted", c.adjusted, "rules",
-	    rules_path, "unit", note,
+	    rules_path, "unit", set->unit == COMPARE_UNIT_BOOT ? "boot" :
+	    "run", "unit_note", note, "baseline_counts",
+	    gate_json_counts(&set->groups[0]), "candidate_counts",
+	    gate_json_counts(&set->groups[1]),
 	    "baseline", gate_json_dirs(&set->groups[0]), "candidate",
 	    gate_json_dirs(&set->groups[1]), "checks", checks);
 	free(note);

@@ -19,6 +19,7 @@
 
 #include "gate.h"
 #include "log.h"
+#include "suggest.h"
 #include "quality.h"
 
 /* Format the allowed change of a rule. */
@@ -405,6 +406,29 @@ gate_guest_kernel(const struct compare_set *set, struct gate_result **res,
 }
 
 /*
+ * For a rule's metric that matches nothing: "; did you mean NAME?" with
+ * the closest metric name of the comparison, else "" (a pattern with
+ * wildcards is left alone).
+ */
+static const char *
+gate_suggest_metric(const struct compare_set *set, const char *metric,
+    char *buf, size_t len)
+{
+	struct suggest sg;
+	int k;
+
+	buf[0] = '\0';
+	if (strpbrk(metric, "*?[") != NULL)
+		return (buf);
+	suggest_init(&sg, metric);
+	for (k = 0; k < set->nkeys; k++)
+		suggest_offer(&sg, set->keys[k].metric);
+	if (sg.best != NULL)
+		snprintf(buf, len, "; did you mean %s?", sg.best);
+	return (buf);
+}
+
+/*
  * Apply every rule to every key it matches.  A rule that matches no metric
  * present on both sides yields one result with key NULL, not judged.  The
  * guest-kernel check follows when the candidate's runs were made in guests.
@@ -418,7 +442,7 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 	const struct compare_key *key;
 	struct gate_result *res = NULL;
 	const char *why;
-	char *refusal;
+	char *refusal, near[160];
 	double *tmp;
 	int i, k, n = 0, matched, most, failed;
 
@@ -454,8 +478,9 @@ gate_evaluate(const struct gate_rules *rules, const struct compare_set *set,
 		if (!matched)
 			gate_unjudged(gate_add(&res, &n, rule, NULL), "matches "
 			    "no metric present in both groups (metric %s, "
-			    "phase %s, unit %s)", rule->metric, rule->phase,
-			    rule->unit);
+			    "phase %s, unit %s)%s", rule->metric, rule->phase,
+			    rule->unit, gate_suggest_metric(set, rule->metric,
+			    near, sizeof near));
 	}
 	free(tmp);
 	if (rules->correction == GATE_CORRECTION_HOLM)

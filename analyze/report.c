@@ -29,6 +29,7 @@
 #include "quality.h"
 #include "report.h"
 #include "results.h"
+#include "summary.h"
 
 static const char *const report_csvs[] = {
 	"meta.json", "regions.csv", "samples.csv", "buddy.csv",
@@ -312,32 +313,50 @@ html_number(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-/* The headline summary of one run, per phase. */
+/*
+ * Every summary row of one run, per phase, in the units the terminal
+ * shows (bytes in MiB), collapsed: the figures above lead.
+ */
 static void
 html_summary(FILE *f, const struct compare_run *run)
 {
 	const struct summary_row *row;
+	char cell[64];
 	int i;
 
+	fprintf(f, "<details><summary>Every summary metric (%d rows, as in "
+	    "summary.csv)</summary>\n", run->sum.n);
 	fputs("<table>\n<tr><th>phase</th><th>metric</th><th>value</th>"
 	    "<th>unit</th></tr>\n", f);
 	for (i = 0; i < run->sum.n; i++) {
 		row = &run->sum.rows[i];
-		if (!metrics_shown(row->metric, row->headline,
-		    METRICS_HEADLINE))
-			continue;
 		fputs("<tr><td>", f);
 		if (row->phase >= 0 && row->phase < run->nphases)
 			html_text(f, run->phases[row->phase]);
 		fputs("</td><td>", f);
 		html_text(f, row->metric);
 		fputs("</td><td class=\"n\">", f);
-		html_number(f, row->value);
+		summary_format_value(cell, sizeof cell, row->value, row->unit);
+		html_text(f, cell);
 		fputs("</td><td>", f);
-		html_text(f, row->unit);
+		html_text(f, summary_table_unit(row->unit));
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table>\n</details>\n", f);
+}
+
+static double html_row_value(const struct compare_run *, int, const char *);
+
+/* The value of BASE.SUFFIX in phase p, NAN when there is none. */
+static double
+html_row_value_of(const struct compare_run *run, int p, const char *base,
+    const char *suffix)
+{
+	char *name = xasprintf("%s.%s", base, suffix);
+	double v = html_row_value(run, p, name);
+
+	free(name);
+	return (v);
 }
 
 /* The value of a summary row of one phase, NAN when there is none. */
@@ -552,6 +571,98 @@ html_compare_table(FILE *f, const struct compare_set *set)
 	    "(p &lt; 0.05) in bold red.</p>\n", f);
 }
 
+/* A cell of the headline table: the value as the terminal prints it. */
+static void
+html_headline_cell(FILE *f, double v, const char *unit)
+{
+	char cell[64];
+
+	summary_format_value(cell, sizeof cell, v, unit);
+	fputs("<td class=\"n\">", f);
+	html_text(f, cell);
+	fputs("</td>", f);
+}
+
+/*
+ * One line of the headline table: a series at its twmean row with its
+ * five reductions, or a figure of its own in the mean column.
+ */
+static void
+html_headline_row(FILE *f, const struct compare_run *run, int p,
+    const struct summary_row *row)
+{
+	static const char *const red[] = {
+		"min", "mean", "max", "final", "twmean"
+	};
+	size_t len = strlen(row->metric);
+	char *base;
+	int j;
+
+	if (metrics_is_reduction(row->metric)) {
+		if (len < 7 || strcmp(row->metric + len - 7, ".twmean") != 0)
+			return;
+		base = xstrndup(row->metric, len - 7);
+		/* A workload that does not run in this phase. */
+		if (strncmp(base, "placement.", 10) == 0 &&
+		    html_row_value_of(run, p, base, "max") == 0) {
+			free(base);
+			return;
+		}
+		fputs("<tr><td>", f);
+		html_text(f, base);
+		fputs("</td>", f);
+		for (j = 0; j < 5; j++)
+			html_headline_cell(f, html_row_value_of(run, p, base,
+			    red[j]), row->unit);
+		free(base);
+	} else {
+		if (!metrics_shown(row->metric, row->headline,
+		    METRICS_HEADLINE))
+			return;
+		fputs("<tr><td>", f);
+		html_text(f, row->metric);
+		fputs("</td><td></td>", f);
+		html_headline_cell(f, row->value, row->unit);
+		fputs("<td></td><td></td><td></td>", f);
+	}
+	fputs("<td>", f);
+	html_text(f, summary_table_unit(row->unit));
+	fputs("</td></tr>\n", f);
+}
+
+/*
+ * The answer first: per phase, the table analyze prints on the terminal
+ * (each headline series with its min, mean, max, final and time-weighted
+ * mean, then the phase's duration and the workloads' figures in the mean
+ * column), in the same units.
+ */
+static void
+html_headline(FILE *f, const struct compare_run *run)
+{
+	const struct summary_row *row;
+	int p, i, pass;
+
+	fputs("<h3>Headline figures</h3>\n", f);
+	for (p = 0; p < run->nphases; p++) {
+		fputs("<h4>Phase ", f);
+		html_text(f, run->phases[p]);
+		fputs("</h4>\n<table>\n<tr><th>metric</th><th>min</th>"
+		    "<th>mean</th><th>max</th><th>final</th>"
+		    "<th>time-weighted mean</th><th>unit</th></tr>\n", f);
+		/* The series first, then the figures of their own. */
+		for (pass = 0; pass < 2; pass++) {
+			for (i = 0; i < run->sum.n; i++) {
+				row = &run->sum.rows[i];
+				if (row->phase == p && row->headline &&
+				    metrics_is_reduction(row->metric) ==
+				    (pass == 0))
+					html_headline_row(f, run, p, row);
+			}
+		}
+		fputs("</table>\n", f);
+	}
+}
+
 /* One run's section: meta, links, charts (when asked), summary. */
 static int
 html_run(FILE *f, const struct compare_run *run, const char *outdir,
@@ -564,8 +675,7 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 	fputs("<h2>Run ", f);
 	html_text(f, run->dir);
 	fputs("</h2>\n", f);
-	html_meta(f, run->dir);
-	html_links(f, run->dir, outdir);
+	html_headline(f, run);
 	if (charts) {
 		if ((rc = chart_svg_all(run->dir, &svg, &n, cause)) != 0)
 			return (rc);
@@ -585,10 +695,13 @@ html_run(FILE *f, const struct compare_run *run, const char *outdir,
 	if (power != NULL || html_has_power_states(run))
 		html_power_states(f, run, power);
 	chart_svg_free(svg, n);
-	fputs("<h3>Summary</h3>\n", f);
-	html_summary(f, run);
 	fputs("<h3>Data quality</h3>\n", f);
 	html_quality(f, run);
+	fputs("<h3>The run</h3>\n", f);
+	html_meta(f, run->dir);
+	html_links(f, run->dir, outdir);
+	fputs("<h3>Summary</h3>\n", f);
+	html_summary(f, run);
 	return (0);
 }
 

@@ -70,6 +70,51 @@ seed_table_pages(const struct seed_table *t, int col, int region)
 	    region]);
 }
 
+/*
+ * The text of a cell: the free pages, or what the region is when it has
+ * no pages to be free ("hole": no memory there; "uninit": memory the
+ * kernel has not initialised yet), as the charts leave those out.  A 0
+ * there would read as a full region.  Returns 1 for such a word.
+ */
+static int
+seed_table_cell(const struct seed_table *t, int col, int region, char *buf,
+    size_t len)
+{
+	const struct results *res = t->res;
+	size_t at = (size_t)t->cols[col].sample * res->nregions + region;
+
+	if (res->present[at] == 0 && res->used[at] == 0) {
+		snprintf(buf, len, "%s", res->uninit != NULL &&
+		    res->uninit[at] > 0 ? "uninit" : "hole");
+		return (1);
+	}
+	snprintf(buf, len, "%llu", seed_table_pages(t, col, region));
+	return (0);
+}
+
+/* The legend of the words a table has used, if any. */
+static void
+seed_table_legend(FILE *f, const struct seed_table *t, const char *lead)
+{
+	char cell[32];
+	int c, i, hole = 0, uninit = 0;
+
+	for (i = 0; i < t->res->nregions; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (!seed_table_cell(t, c, i, cell, sizeof cell))
+				continue;
+			if (strcmp(cell, "hole") == 0)
+				hole = 1;
+			else
+				uninit = 1;
+		}
+	}
+	if (hole || uninit)
+		fprintf(f, "%s%s%s%s\n", lead, hole ? "hole: no memory in the "
+		    "region" : "", hole && uninit ? "; " : "", uninit ?
+		    "uninit: memory the kernel has not initialised yet" : "");
+}
+
 /* Row heading of a region: "Region 3", or "Node 1 Region 3". */
 void
 seed_table_row_name(const struct seed_table *t, int region, char *buf,
@@ -112,8 +157,7 @@ seed_table_widths(const struct seed_table *t, int *w)
 		if ((int)strlen(name) > namew)
 			namew = strlen(name);
 		for (c = 0; c < t->ncols; c++) {
-			snprintf(num, sizeof num, "%llu",
-			    seed_table_pages(t, c, i));
+			seed_table_cell(t, c, i, num, sizeof num);
 			if ((int)strlen(num) > w[c])
 				w[c] = strlen(num);
 		}
@@ -126,7 +170,7 @@ void
 seed_table_print_text(FILE *f, const struct results *res)
 {
 	struct seed_table t;
-	char name[48];
+	char name[48], cell[32];
 	int i, c, namew, *w;
 
 	seed_table_build(&t, res);
@@ -142,12 +186,14 @@ seed_table_print_text(FILE *f, const struct results *res)
 	for (i = 0; i < res->nregions; i++) {
 		seed_table_row_name(&t, i, name, sizeof name);
 		fprintf(f, "\t| %-*s |", namew, name);
-		for (c = 0; c < t.ncols; c++)
-			fprintf(f, " %-*llu |", w[c], seed_table_pages(&t, c,
-			    i));
+		for (c = 0; c < t.ncols; c++) {
+			seed_table_cell(&t, c, i, cell, sizeof cell);
+			fprintf(f, " %-*s |", w[c], cell);
+		}
 		fputc('\n', f);
 	}
 	seed_table_rule(f, namew, w, t.ncols);
+	seed_table_legend(f, &t, "\t");
 	free(w);
 	seed_table_free(&t);
 }
@@ -217,7 +263,7 @@ void
 seed_table_print_markdown(FILE *f, const struct results *res)
 {
 	struct seed_table t;
-	char name[48];
+	char name[48], cell[32];
 	int i, c;
 
 	seed_table_build(&t, res);
@@ -231,9 +277,12 @@ seed_table_print_markdown(FILE *f, const struct results *res)
 	for (i = 0; i < res->nregions; i++) {
 		seed_table_row_name(&t, i, name, sizeof name);
 		fprintf(f, "| %s |", name);
-		for (c = 0; c < t.ncols; c++)
-			fprintf(f, " %llu |", seed_table_pages(&t, c, i));
+		for (c = 0; c < t.ncols; c++) {
+			seed_table_cell(&t, c, i, cell, sizeof cell);
+			fprintf(f, " %s |", cell);
+		}
 		fputc('\n', f);
 	}
+	seed_table_legend(f, &t, "\n");
 	seed_table_free(&t);
 }

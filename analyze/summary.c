@@ -12,25 +12,53 @@
 #include <string.h>
 
 #include "log.h"
+#include "opt.h"
 #include "output.h"
 #include "quality.h"
 #include "summary.h"
 
 #define SUMMARY_NRED	5	/* min, mean, max, final, twmean */
 
+/*
+ * How the text table fits the terminal.  width 0 (a file or a pipe) or a
+ * terminal wide enough: the full layout.  Otherwise the compact one:
+ * columns as wide as their contents, short units, and, while it still
+ * does not fit, fewer reductions (min, then max, then final go) and at
+ * last each metric's name on a line of its own.
+ */
+struct summary_fit {
+	int	 width;			/* terminal columns, 0: no limit */
+	int	 compact;
+	int	 name_width;
+	int	 cell_width;
+	int	 unit_width;
+	int	 shown[SUMMARY_NRED];	/* which reductions have a column */
+	int	 name_alone;		/* the name on a line of its own */
+	/* region list */
+	int	 region_width, range_width, state_width;
+	int	 show_range;
+};
+
+static const char *const summary_red_names[SUMMARY_NRED] = {
+	"min", "mean", "max", "final", "twmean"
+};
+
 /* How one table format prints each kind of line. */
 struct summary_style {
-	void	(*title)(FILE *f, const struct summary_run *sr);
-	void	(*phase)(FILE *f, const char *phase, int width);
-	void	(*series)(FILE *f, int width, const char *name,
-		    char cell[SUMMARY_NRED][32], const char *unit);
-	void	(*row)(FILE *f, int width, const struct summary_row *row,
-		    const char *cell);
-	void	(*regions)(FILE *f, double t_s);
-	void	(*region)(FILE *f, const char *name, const char *range,
-		    double present_mib, double used_mib, double occupancy,
-		    const char *state);
-	void	(*quality)(FILE *f, const char *text);
+	void	(*title)(FILE *f, const struct summary_run *sr, int width);
+	void	(*phase)(FILE *f, const char *phase,
+		    const struct summary_fit *fit);
+	void	(*series)(FILE *f, const struct summary_fit *fit,
+		    const char *name, char cell[SUMMARY_NRED][32],
+		    const char *unit);
+	void	(*row)(FILE *f, const struct summary_fit *fit,
+		    const struct summary_row *row, const char *cell);
+	void	(*regions)(FILE *f, double t_s, const struct summary_fit *fit);
+	void	(*region)(FILE *f, const struct summary_fit *fit,
+		    const char *name, const char *range, double present_mib,
+		    double used_mib, double occupancy, const char *state);
+	void	(*quality)(FILE *f, const char *text,
+		    const struct summary_fit *fit);
 	const char *power_note;		/* printed after the phases */
 };
 
@@ -237,36 +265,155 @@ summary_name_width(const struct summary_run *sr, int p, int brief)
 	return (width);
 }
 
-/* The headline series of phase p with their five reductions. */
-static void
-summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
-    int width, const struct summary_style *st)
+/*
+ * The unit the narrow layout shows: short words, and nothing for a ratio
+ * (its four decimals say what it is).
+ */
+static const char *
+summary_short_unit(const char *unit)
 {
-	char cell[SUMMARY_NRED][32];
-	struct metric_reduction red;
-	const struct metric_series *s;
-	double vals[SUMMARY_NRED];
-	int i, j;
+	static const char *const units[][2] = {
+		{ "bytes", "MiB" }, { "regions", "rgn" }, { "pages", "pg" },
+		{ "ratio", "" }, { "samples", "smp" },
+	};
+	size_t i;
 
-	for (i = 0; i < sr->m->nseries; i++) {
-		s = &sr->m->series[i];
-		if (!s->headline || metrics_reduce(sr->m, s, p, &red) == 0)
-			continue;
-		/* Brief: a workload that does not run in this phase has no
-		 * placement worth a line. */
-		if (brief && metric_lookup(s->name) ==
-		    &metric_defs[METRIC_PLACEMENT_REGIONS] && red.max == 0)
-			continue;
-		vals[0] = red.min;
-		vals[1] = red.mean;
-		vals[2] = red.max;
-		vals[3] = red.final;
-		vals[4] = red.twmean;
-		for (j = 0; j < SUMMARY_NRED; j++)
-			summary_format_value(cell[j], sizeof cell[j], vals[j],
-			    s->unit);
-		st->series(f, width, s->name, cell, s->unit);
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(unit, units[i][0]) == 0)
+			return (units[i][1]);
 	}
+	return (unit);
+}
+
+/* The unit a row shows in a layout. */
+static const char *
+summary_fit_unit(const struct summary_fit *fit, const char *unit)
+{
+	return (fit->compact ? summary_short_unit(unit) :
+	    summary_table_unit(unit));
+}
+
+/* Does a headline series have a line in phase p's table? */
+static int
+summary_series_shown(const struct summary_run *sr,
+    const struct metric_series *s, int p, int brief,
+    struct metric_reduction *red)
+{
+	if (!s->headline || metrics_reduce(sr->m, s, p, red) == 0)
+		return (0);
+	/* Brief: a workload that does not run in this phase has no
+	 * placement worth a line. */
+	if (brief && metric_lookup(s->name) ==
+	    &metric_defs[METRIC_PLACEMENT_REGIONS] && red->max == 0)
+		return (0);
+	return (1);
+}
+
+/* The five cells of a series' reductions. */
+static void
+summary_series_cells(const struct metric_series *s,
+    const struct metric_reduction *red, char cell[SUMMARY_NRED][32])
+{
+	double vals[SUMMARY_NRED];
+	int j;
+
+	vals[0] = red->min;
+	vals[1] = red->mean;
+	vals[2] = red->max;
+	vals[3] = red->final;
+	vals[4] = red->twmean;
+	for (j = 0; j < SUMMARY_NRED; j++)
+		summary_format_value(cell[j], sizeof cell[j], vals[j], s->unit);
+}
+
+/* Grow *w to hold s. */
+static void
+summary_widen(int *w, const char *s)
+{
+	if ((int)strlen(s) > *w)
+		*w = (int)strlen(s);
+}
+
+/* The length of a metric line in the compact layout of fit. */
+static int
+summary_fit_length(const struct summary_fit *fit)
+{
+	int j, n = 2 + (fit->name_alone ? 2 : fit->name_width);
+
+	for (j = 0; j < SUMMARY_NRED; j++)
+		n += fit->shown[j] ? 1 + fit->cell_width : 0;
+	return (n + (fit->unit_width > 0 ? 1 + fit->unit_width : 0));
+}
+
+/* Choose the reductions' columns of a compact layout that fit. */
+static int
+summary_fit_columns(struct summary_fit *fit)
+{
+	static const int drop[] = { 0, 2, 3 };	/* min, max, final */
+	size_t i;
+	int j;
+
+	for (j = 0; j < SUMMARY_NRED; j++)
+		fit->shown[j] = 1;
+	for (i = 0; summary_fit_length(fit) > fit->width &&
+	    i < sizeof drop / sizeof drop[0]; i++)
+		fit->shown[drop[i]] = 0;
+	return (summary_fit_length(fit) <= fit->width);
+}
+
+/*
+ * Choose the layout of phase p's metric lines for a terminal of width
+ * columns (0: no limit, the full layout).
+ */
+static void
+summary_fit_phase(const struct summary_run *sr, int p, int brief, int width,
+    struct summary_fit *fit)
+{
+	char cell[SUMMARY_NRED][32], one[32];
+	struct metric_reduction red;
+	const struct summary_row *row;
+	int i, j, names = 0, cells = 6, units = 0, full_units = 0;
+
+	memset(fit, 0, sizeof *fit);
+	fit->width = width;
+	fit->name_width = summary_name_width(sr, p, brief);
+	fit->cell_width = 10;
+	for (j = 0; j < SUMMARY_NRED; j++)
+		fit->shown[j] = 1;
+	for (i = 0; i < sr->m->nseries; i++) {
+		if (!summary_series_shown(sr, &sr->m->series[i], p, brief,
+		    &red))
+			continue;
+		summary_series_cells(&sr->m->series[i], &red, cell);
+		summary_widen(&names, sr->m->series[i].name);
+		for (j = 0; j < SUMMARY_NRED; j++)
+			summary_widen(&cells, cell[j]);
+		summary_widen(&units,
+		    summary_short_unit(sr->m->series[i].unit));
+		summary_widen(&full_units,
+		    summary_table_unit(sr->m->series[i].unit));
+	}
+	for (i = 0; i < sr->sum.n; i++) {
+		row = &sr->sum.rows[i];
+		if (!summary_row_shown(row, p, brief))
+			continue;
+		summary_format_value(one, sizeof one, row->value, row->unit);
+		summary_widen(&names, row->metric);
+		summary_widen(&cells, one);
+		summary_widen(&units, summary_short_unit(row->unit));
+		summary_widen(&full_units, row->unit);
+	}
+	if (width <= 0 || 2 + fit->name_width + SUMMARY_NRED * 11 + 2 +
+	    full_units <= width)
+		return;
+	fit->compact = 1;
+	fit->name_width = names > 6 ? names : 6;
+	fit->cell_width = cells;
+	fit->unit_width = units;
+	if (summary_fit_columns(fit))
+		return;
+	fit->name_alone = 1;
+	summary_fit_columns(fit);
 }
 
 /* The words the region list uses for region_state. */
@@ -305,14 +452,69 @@ summary_region_state(const struct summary_run *sr, size_t at, char *buf,
 	return (buf);
 }
 
+/*
+ * Choose the layout of the region list: the full one when it fits, else
+ * columns as wide as their contents, without the pfn range if need be.
+ */
+static void
+summary_fit_regions(const struct summary_run *sr, int last,
+    struct summary_fit *fit)
+{
+	const struct results *res = sr->res;
+	char range[48], state[48];
+	int i, full;
+
+	fit->region_width = 6;
+	fit->range_width = 9;
+	fit->state_width = 5;
+	fit->show_range = 1;
+	for (i = 0; i < res->nregions; i++) {
+		summary_widen(&fit->region_width, res->regions[i].name);
+		if (res->regions[i].start_pfn == RESULTS_UNKNOWN)
+			snprintf(range, sizeof range, "unknown");
+		else
+			snprintf(range, sizeof range, "%#llx-%#llx",
+			    (unsigned long long)res->regions[i].start_pfn,
+			    (unsigned long long)res->regions[i].end_pfn);
+		summary_widen(&fit->range_width, range);
+		summary_widen(&fit->state_width, summary_region_state(sr,
+		    (size_t)last * res->nregions + i, state, sizeof state));
+	}
+	full = 2 + 8 + 1 + 25 + 1 + 12 + 1 + 12 + 1 + 9 + 2 + fit->state_width;
+	fit->compact = fit->width > 0 && full > fit->width;
+	if (fit->compact && 2 + fit->region_width + 1 + fit->range_width +
+	    3 * 8 + 2 + fit->state_width > fit->width)
+		fit->show_range = 0;
+}
+
+/* The headline series of phase p with their five reductions. */
+static void
+summary_print_series(FILE *f, const struct summary_run *sr, int p, int brief,
+    const struct summary_fit *fit, const struct summary_style *st)
+{
+	char cell[SUMMARY_NRED][32];
+	struct metric_reduction red;
+	const struct metric_series *s;
+	int i;
+
+	for (i = 0; i < sr->m->nseries; i++) {
+		s = &sr->m->series[i];
+		if (!summary_series_shown(sr, s, p, brief, &red))
+			continue;
+		summary_series_cells(s, &red, cell);
+		st->series(f, fit, s->name, cell, s->unit);
+	}
+}
+
 /* Every region at the phase's last sample: sizes, occupancy, state. */
 static void
 summary_print_regions(FILE *f, const struct summary_run *sr, int p,
-    const struct summary_style *st)
+    int width, const struct summary_style *st)
 {
 	const struct results *res = sr->res;
 	double mib = res->page_size / (1024.0 * 1024);
 	char range[48], state[48];
+	struct summary_fit fit;
 	size_t at;
 	int i, last;
 
@@ -321,7 +523,10 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 			last = i;
 	if (last < 0)
 		return;
-	st->regions(f, res->samples.t[last]);
+	memset(&fit, 0, sizeof fit);
+	fit.width = width;
+	summary_fit_regions(sr, last, &fit);
+	st->regions(f, res->samples.t[last], &fit);
 	for (i = 0; i < res->nregions; i++) {
 		at = (size_t)last * res->nregions + i;
 		if (res->regions[i].start_pfn == RESULTS_UNKNOWN)
@@ -330,7 +535,7 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 			snprintf(range, sizeof range, "%#llx-%#llx",
 			    (unsigned long long)res->regions[i].start_pfn,
 			    (unsigned long long)res->regions[i].end_pfn);
-		st->region(f, res->regions[i].name, range,
+		st->region(f, &fit, res->regions[i].name, range,
 		    res->present[at] * mib, res->used[at] * mib,
 		    sr->m->occupancy[at],
 		    summary_region_state(sr, at, state, sizeof state));
@@ -340,7 +545,7 @@ summary_print_regions(FILE *f, const struct summary_run *sr, int p,
 /* The phase's data quality in one line, only when it is not clean. */
 static void
 summary_print_quality(FILE *f, const struct summary_run *sr, int p,
-    const struct summary_style *st)
+    const struct summary_fit *fit, const struct summary_style *st)
 {
 	struct quality q;
 	char text[160];
@@ -349,116 +554,250 @@ summary_print_quality(FILE *f, const struct summary_run *sr, int p,
 	if (quality_clean(&q, sr->res->interval_s))
 		return;
 	quality_text(text, sizeof text, &q);
-	st->quality(f, text);
+	st->quality(f, text, fit);
 }
 
 /* One phase: the series, the other rows shown, then the regions. */
 static void
 summary_print_phase(FILE *f, const struct summary_run *sr, int p, int brief,
-    const struct summary_style *st)
+    int width, const struct summary_style *st)
 {
 	const struct summary_row *row;
-	int i, width = summary_name_width(sr, p, brief);
+	struct summary_fit fit;
 	char cell[32];
+	int i;
 
-	st->phase(f, sr->res->phases[p], width);
-	summary_print_series(f, sr, p, brief, width, st);
+	summary_fit_phase(sr, p, brief, width, &fit);
+	st->phase(f, sr->res->phases[p], &fit);
+	summary_print_series(f, sr, p, brief, &fit, st);
 	for (i = 0; i < sr->sum.n; i++) {
 		row = &sr->sum.rows[i];
 		if (!summary_row_shown(row, p, brief))
 			continue;
 		summary_format_value(cell, sizeof cell, row->value, row->unit);
-		st->row(f, width, row, cell);
+		st->row(f, &fit, row, cell);
 	}
-	summary_print_quality(f, sr, p, st);
+	summary_print_quality(f, sr, p, &fit, st);
 	if (!brief)
-		summary_print_regions(f, sr, p, st);
+		summary_print_regions(f, sr, p, width, st);
 }
 
-/* The whole table in one style. */
+/* The whole table in one style, fitted to width columns (0: no limit). */
 static void
-summary_print(FILE *f, const struct summary_run *sr, int brief,
+summary_print(FILE *f, const struct summary_run *sr, int brief, int width,
     const struct summary_style *st)
 {
 	int p;
 
-	st->title(f, sr);
+	st->title(f, sr, width);
 	for (p = 0; p < sr->res->nphases; p++)
-		summary_print_phase(f, sr, p, brief, st);
-	if (sr->power)
-		fprintf(f, "\n%s\n", st->power_note);
+		summary_print_phase(f, sr, p, brief, width, st);
+	if (sr->power) {
+		fputc('\n', f);
+		if (width > 0)
+			opt_print_wrapped(f, st->power_note, 0, 0, width);
+		else
+			fprintf(f, "%s\n", st->power_note);
+	}
 }
 
-/* Text: the title block. */
+/*
+ * Print items separated by ", " from column col, a new line (at indent)
+ * before an item that would pass width (0: no limit); ends the line.
+ */
 static void
-text_title(FILE *f, const struct summary_run *sr)
+summary_print_items(FILE *f, const char *const *items, int n, int col,
+    int indent, int width)
+{
+	int i, len;
+
+	for (i = 0; i < n; i++) {
+		len = (int)strlen(items[i]) + (i + 1 < n ? 1 : 0);
+		if (i > 0 && width > 0 && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (i > 0) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%s%s", items[i], i + 1 < n ? "," : "");
+		col += len;
+	}
+	fputc('\n', f);
+}
+
+/* Text: the title block, its lines broken between items to fit width. */
+static void
+text_title(FILE *f, const struct summary_run *sr, int width)
 {
 	const struct results *res = sr->res;
+	char *items[9];
+	int i;
 
-	fprintf(f, "regionbench analyze %s\n  label %s, kernel %s, host %s, "
-	    "source %s\n  %d regions, %d samples, page size %llu, empty "
-	    "tolerance %llu pages, status %s\n", res->dir,
-	    res->label[0] != '\0' ? res->label : "(none)",
-	    res->kernel_release, res->host, res->source != NULL ?
-	    res->source : "unknown", res->nregions, res->samples.n,
-	    (unsigned long long)res->page_size,
-	    (unsigned long long)sr->m->opt.empty_tolerance, res->status);
-	if (res->guest_kernel_report != NULL)
-		fprintf(f, "  the guest kernel reported a bug: %s (its boot's "
-		    "vm-dmesg.log has the rest)\n", res->guest_kernel_report);
+	fprintf(f, "regionbench analyze %s\n  ", res->dir);
+	items[0] = xasprintf("label %s", res->label[0] != '\0' ? res->label :
+	    "(none)");
+	items[1] = xasprintf("kernel %s", res->kernel_release);
+	items[2] = xasprintf("host %s", res->host);
+	items[3] = xasprintf("source %s", res->source != NULL ? res->source :
+	    "unknown");
+	summary_print_items(f, (const char *const *)items, 4, 2, 2, width);
+	items[4] = xasprintf("%d regions", res->nregions);
+	items[5] = xasprintf("%d samples", res->samples.n);
+	items[6] = xasprintf("page size %llu",
+	    (unsigned long long)res->page_size);
+	items[7] = xasprintf("empty tolerance %llu pages",
+	    (unsigned long long)sr->m->opt.empty_tolerance);
+	items[8] = xasprintf("status %s", res->status);
+	fputs("  ", f);
+	summary_print_items(f, (const char *const *)items + 4, 5, 2, 2, width);
+	for (i = 0; i < 9; i++)
+		free(items[i]);
+	if (res->guest_kernel_report != NULL) {
+		fputs("  ", f);
+		items[0] = xasprintf("the guest kernel reported a bug: %s (its "
+		    "boot's vm-dmesg.log has the rest)",
+		    res->guest_kernel_report);
+		if (width > 0)
+			opt_print_wrapped(f, items[0], 2, 4, width);
+		else
+			fprintf(f, "%s\n", items[0]);
+		free(items[0]);
+	}
+}
+
+/* Text, compact: the cells of one line, value alone in the mean column. */
+static void
+text_fit_cells(FILE *f, const struct summary_fit *fit,
+    char cell[SUMMARY_NRED][32], const char *unit)
+{
+	int j;
+
+	for (j = 0; j < SUMMARY_NRED; j++) {
+		if (fit->shown[j])
+			fprintf(f, " %*s", fit->cell_width, cell[j]);
+	}
+	if (unit[0] != '\0')
+		fprintf(f, " %s", unit);
+	fputc('\n', f);
+}
+
+/* Text, compact: the start of a metric's line (or its own line). */
+static void
+text_fit_name(FILE *f, const struct summary_fit *fit, const char *name)
+{
+	if (fit->name_alone)
+		fprintf(f, "  %s\n    ", name);
+	else
+		fprintf(f, "  %-*s", fit->name_width, name);
 }
 
 /* Text: a phase's heading and column names. */
 static void
-text_phase(FILE *f, const char *phase, int width)
+text_phase(FILE *f, const char *phase, const struct summary_fit *fit)
 {
-	fprintf(f, "\nphase %s\n  %-*s %10s %10s %10s %10s %10s  %s\n", phase,
-	    width, "metric", "min", "mean", "max", "final", "twmean", "unit");
+	char cell[SUMMARY_NRED][32];
+	int j, left = 0;
+
+	if (!fit->compact) {
+		fprintf(f, "\nphase %s\n  %-*s %10s %10s %10s %10s %10s  %s\n",
+		    phase, fit->name_width, "metric", "min", "mean", "max",
+		    "final", "twmean", "unit");
+		return;
+	}
+	fprintf(f, "\nphase %s", phase);
+	for (j = 0; j < SUMMARY_NRED; j++) {
+		snprintf(cell[j], sizeof cell[j], "%s", summary_red_names[j]);
+		if (!fit->shown[j])
+			fprintf(f, "%s%s", left++ == 0 ? " (not shown: " : ", ",
+			    summary_red_names[j]);
+	}
+	fprintf(f, "%s\n", left > 0 ? ")" : "");
+	text_fit_name(f, fit, "metric");
+	text_fit_cells(f, fit, cell, "unit");
 }
 
 /* Text: one series with its reductions. */
 static void
-text_series(FILE *f, int width, const char *name,
+text_series(FILE *f, const struct summary_fit *fit, const char *name,
     char cell[SUMMARY_NRED][32], const char *unit)
 {
-	fprintf(f, "  %-*s %10s %10s %10s %10s %10s  %s\n", width, name,
-	    cell[0], cell[1], cell[2], cell[3], cell[4],
+	if (fit->compact) {
+		text_fit_name(f, fit, name);
+		text_fit_cells(f, fit, cell, summary_fit_unit(fit, unit));
+		return;
+	}
+	fprintf(f, "  %-*s %10s %10s %10s %10s %10s  %s\n", fit->name_width,
+	    name, cell[0], cell[1], cell[2], cell[3], cell[4],
 	    summary_table_unit(unit));
 }
 
 /* Text: one summary row, its value in the mean column. */
 static void
-text_row(FILE *f, int width, const struct summary_row *row, const char *cell)
+text_row(FILE *f, const struct summary_fit *fit,
+    const struct summary_row *row, const char *cell)
 {
-	fprintf(f, "  %-*s %10s %10s %10s %10s %10s  %s%s\n", width,
-	    row->metric, "", cell, "", "", "", row->unit,
-	    strncmp(row->metric, "power_model.", 12) == 0 ?
+	char cells[SUMMARY_NRED][32] = { "", "", "", "", "" };
+	int model = strncmp(row->metric, "power_model.", 12) == 0;
+
+	if (fit->compact) {
+		snprintf(cells[1], sizeof cells[1], "%s", cell);
+		text_fit_name(f, fit, row->metric);
+		text_fit_cells(f, fit, cells, model ? "(model)" :
+		    summary_fit_unit(fit, row->unit));
+		return;
+	}
+	fprintf(f, "  %-*s %10s %10s %10s %10s %10s  %s%s\n", fit->name_width,
+	    row->metric, "", cell, "", "", "", row->unit, model ?
 	    "  (model estimate)" : "");
 }
 
 /* Text: the heading of the region list. */
 static void
-text_regions(FILE *f, double t_s)
+text_regions(FILE *f, double t_s, const struct summary_fit *fit)
 {
-	fprintf(f, "\n  regions at the last sample (t=%.3fs)\n"
-	    "  %-8s %-25s %12s %12s %9s  %s\n", t_s, "region", "pfn range",
-	    "present MiB", "used MiB", "occupancy", "state");
+	if (!fit->compact) {
+		fprintf(f, "\n  regions at the last sample (t=%.3fs)\n"
+		    "  %-8s %-25s %12s %12s %9s  %s\n", t_s, "region",
+		    "pfn range", "present MiB", "used MiB", "occupancy",
+		    "state");
+		return;
+	}
+	fprintf(f, "\n  regions at t=%.3fs (the last sample; MiB)\n"
+	    "  %-*s", t_s, fit->region_width, "region");
+	if (fit->show_range)
+		fprintf(f, " %-*s", fit->range_width, "pfn range");
+	fprintf(f, " %7s %7s %7s  %s\n", "present", "used", "occup.",
+	    "state");
 }
 
 /* Text: one region. */
 static void
-text_region(FILE *f, const char *name, const char *range, double present,
-    double used, double occupancy, const char *state)
+text_region(FILE *f, const struct summary_fit *fit, const char *name,
+    const char *range, double present, double used, double occupancy,
+    const char *state)
 {
-	fprintf(f, "  %-8s %-25s %12.1f %12.1f %9.4f  %s\n", name, range,
-	    present, used, occupancy, state);
+	if (!fit->compact) {
+		fprintf(f, "  %-8s %-25s %12.1f %12.1f %9.4f  %s\n", name,
+		    range, present, used, occupancy, state);
+		return;
+	}
+	fprintf(f, "  %-*s", fit->region_width, name);
+	if (fit->show_range)
+		fprintf(f, " %-*s", fit->range_width, range);
+	fprintf(f, " %7.1f %7.1f %7.4f  %s\n", present, used, occupancy,
+	    state);
 }
 
-/* Text: the data-quality line of a phase. */
+/* Text: the data-quality line of a phase, wrapped on a terminal. */
 static void
-text_quality(FILE *f, const char *text)
+text_quality(FILE *f, const char *text, const struct summary_fit *fit)
 {
-	fprintf(f, "  data quality: %s\n", text);
+	fprintf(f, "  data quality: ");
+	if (fit->width > 0)
+		opt_print_wrapped(f, text, 16, 4, fit->width);
+	else
+		fprintf(f, "%s\n", text);
 }
 
 static const struct summary_style summary_text_style = {
@@ -476,10 +815,11 @@ static const struct summary_style summary_text_style = {
 
 /* Markdown: the title block. */
 static void
-md_title(FILE *f, const struct summary_run *sr)
+md_title(FILE *f, const struct summary_run *sr, int width)
 {
 	const struct results *res = sr->res;
 
+	(void)width;
 	fprintf(f, "## regionbench analyze: `%s`\n\nlabel `%s`, kernel `%s`, "
 	    "host `%s`, source `%s`, %d regions, %d samples, status %s\n",
 	    res->dir, res->label, res->kernel_release, res->host,
@@ -493,9 +833,9 @@ md_title(FILE *f, const struct summary_run *sr)
 
 /* Markdown: a phase's heading and table head. */
 static void
-md_phase(FILE *f, const char *phase, int width)
+md_phase(FILE *f, const char *phase, const struct summary_fit *fit)
 {
-	(void)width;
+	(void)fit;
 	fprintf(f, "\n### Phase `%s`\n\n| metric | min | mean | max | final | "
 	    "time-weighted mean | unit |\n|---|---:|---:|---:|---:|---:|---|\n",
 	    phase);
@@ -503,44 +843,49 @@ md_phase(FILE *f, const char *phase, int width)
 
 /* Markdown: one series with its reductions. */
 static void
-md_series(FILE *f, int width, const char *name, char cell[SUMMARY_NRED][32],
-    const char *unit)
+md_series(FILE *f, const struct summary_fit *fit, const char *name,
+    char cell[SUMMARY_NRED][32], const char *unit)
 {
-	(void)width;
+	(void)fit;
 	fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", name, cell[0],
 	    cell[1], cell[2], cell[3], cell[4], summary_table_unit(unit));
 }
 
 /* Markdown: one summary row, its value in the mean column. */
 static void
-md_row(FILE *f, int width, const struct summary_row *row, const char *cell)
+md_row(FILE *f, const struct summary_fit *fit, const struct summary_row *row,
+    const char *cell)
 {
-	(void)width;
+	(void)fit;
 	fprintf(f, "| %s | | %s | | | | %s |\n", row->metric, cell, row->unit);
 }
 
 /* Markdown: the head of the region table. */
 static void
-md_regions(FILE *f, double t_s)
+md_regions(FILE *f, double t_s, const struct summary_fit *fit)
 {
 	(void)t_s;
+	(void)fit;
 	fprintf(f, "\n| region | pfn range | present MiB | used MiB | "
 	    "occupancy | state |\n|---|---|---:|---:|---:|---|\n");
 }
 
 /* Markdown: one region. */
 static void
-md_region(FILE *f, const char *name, const char *range, double present,
-    double used, double occupancy, const char *state)
+md_region(FILE *f, const struct summary_fit *fit, const char *name,
+    const char *range, double present, double used, double occupancy,
+    const char *state)
 {
+	(void)fit;
 	fprintf(f, "| %s | %s | %.1f | %.1f | %.4f | %s |\n", name, range,
 	    present, used, occupancy, state);
 }
 
 /* Markdown: the data-quality line of a phase, after its table. */
 static void
-md_quality(FILE *f, const char *text)
+md_quality(FILE *f, const char *text, const struct summary_fit *fit)
 {
+	(void)fit;
 	fprintf(f, "\n**data quality:** %s\n", text);
 }
 
@@ -561,12 +906,23 @@ static const struct summary_style summary_markdown_style = {
 void
 summary_print_text(FILE *f, const struct summary_run *sr, int brief)
 {
-	summary_print(f, sr, brief, &summary_text_style);
+	summary_print(f, sr, brief, 0, &summary_text_style);
+}
+
+/*
+ * The summary as aligned text fitted to a terminal of width columns
+ * (0: a file or a pipe, the full table).
+ */
+void
+summary_print_text_fit(FILE *f, const struct summary_run *sr, int brief,
+    int width)
+{
+	summary_print(f, sr, brief, width, &summary_text_style);
 }
 
 /* The summary as markdown tables. */
 void
 summary_print_markdown(FILE *f, const struct summary_run *sr, int brief)
 {
-	summary_print(f, sr, brief, &summary_markdown_style);
+	summary_print(f, sr, brief, 0, &summary_markdown_style);
 }

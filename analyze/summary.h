@@ -32,6 +32,8 @@ int	 summary_save(const struct summary_run *sr, char **cause);
 void	 summary_write_csv(FILE *f, const struct summary_run *sr);
 int	 summary_write_json(FILE *f, const struct summary_run *sr);
 void	 summary_print_text(FILE *f, const struct summary_run *sr, int brief);
+void	 summary_print_text_fit(FILE *f, const struct summary_run *sr,
+	     int brief, int width);
 void	 summary_print_markdown(FILE *f, const struct summary_run *sr,
 	     int brief);
 void	 summary_format_value(char *buf, size_t len, double v,

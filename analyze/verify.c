@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "csv-schema.h"
@@ -18,6 +19,41 @@
 #include "meta.h"
 #include "results.h"
 #include "verify.h"
+
+/* Where the verdicts go: lines on a stream, or objects in a JSON array. */
+struct verify_out {
+	FILE	*f;
+	json_t	*runs;		/* NULL: lines on f */
+};
+
+/*
+ * One directory's verdict ("whole", "damaged" or "no data"): the line
+ * "DIR: MESSAGE", or an object with the same facts in fields.  status is
+ * meta.json's (NULL: none), samples and regions -1 when not read.
+ */
+static void
+verify_say(const struct verify_out *vo, const char *dir, const char *verdict,
+    const char *status, int samples, int regions, const char *fmt, ...)
+{
+	va_list ap;
+	char *message;
+
+	va_start(ap, fmt);
+	if (vasprintf(&message, fmt, ap) < 0)
+		die(RB_EXIT_ENV, "out of memory");
+	va_end(ap);
+	if (vo->runs == NULL)
+		fprintf(vo->f, "%s: %s\n", dir, message);
+	else
+		json_array_append_new(vo->runs, json_pack("{s:s, s:s, s:o, "
+		    "s:o, s:o, s:s}", "dir", dir, "verdict", verdict,
+		    "status", status != NULL ? json_string(status) :
+		    json_null(), "samples", samples >= 0 ?
+		    json_integer(samples) : json_null(), "regions",
+		    regions >= 0 ? json_integer(regions) : json_null(),
+		    "message", message));
+	free(message);
+}
 
 /* Check that a time base never goes backwards. */
 static int
@@ -134,16 +170,17 @@ verify_worse(int a, int b)
  * cannot have no data.  Returns -1 when the directory has data.
  */
 static int
-verify_no_data(FILE *out, const char *dir, const char *status)
+verify_no_data(const struct verify_out *vo, const char *dir,
+    const char *status)
 {
 	if (!results_no_data(dir))
 		return (-1);
 	if (status != NULL && strcmp(status, "complete") == 0) {
-		fprintf(out, "%s: damaged: meta.json says complete, but no sample "
-		    "was written\n", dir);
+		verify_say(vo, dir, "damaged", status, 0, -1, "damaged: "
+		    "meta.json says complete, but no sample was written");
 		return (RB_EXIT_FAIL);
 	}
-	fprintf(out, "%s: %s\n", dir, RESULTS_NO_DATA);
+	verify_say(vo, dir, "no data", status, 0, -1, "%s", RESULTS_NO_DATA);
 	return (RB_EXIT_NODATA);
 }
 
@@ -183,7 +220,7 @@ verify_omitted(const char *dir, json_t *meta, char **why)
 
 /* Verify one results directory: RB_EXIT_OK, _FAIL (damaged) or _NODATA. */
 static int
-verify_dir(FILE *out, const char *dir)
+verify_dir(const struct verify_out *vo, const char *dir)
 {
 	struct results *res = NULL;
 	char *why = NULL;
@@ -192,23 +229,26 @@ verify_dir(FILE *out, const char *dir)
 	int rc = RB_EXIT_OK;
 
 	if ((meta = meta_read(dir, &why)) == NULL) {
-		fprintf(out, "%s: damaged: %s\n", dir, why);
+		verify_say(vo, dir, "damaged", NULL, -1, -1, "damaged: %s",
+		    why);
 		free(why);
 		return (RB_EXIT_FAIL);
 	}
 	if ((status = meta_get_string(meta, "status")) == NULL) {
-		fprintf(out, "%s: damaged: meta.json has no status\n", dir);
+		verify_say(vo, dir, "damaged", NULL, -1, -1, "damaged: "
+		    "meta.json has no status");
 		json_decref(meta);
 		return (RB_EXIT_FAIL);
 	}
-	if ((rc = verify_no_data(out, dir, status)) >= 0) {
+	if ((rc = verify_no_data(vo, dir, status)) >= 0) {
 		json_decref(meta);
 		return (rc);
 	}
 	rc = RB_EXIT_OK;
 	if (verify_omitted(dir, meta, &why) != 0 ||
 	    results_load(dir, &res, &why) != 0) {
-		fprintf(out, "%s: damaged: %s\n", dir, why);
+		verify_say(vo, dir, "damaged", status, -1, -1, "damaged: %s",
+		    why);
 		free(why);
 		json_decref(meta);
 		return (RB_EXIT_FAIL);
@@ -221,17 +261,20 @@ verify_dir(FILE *out, const char *dir)
 	    verify_times(&res->references, "references.csv", &why) != 0 ||
 	    verify_events(res, &why) != 0 ||
 	    verify_samples(dir, res, meta, status, &why) != 0) {
-		fprintf(out, "%s: damaged: %s\n", dir, why);
+		verify_say(vo, dir, "damaged", status, res->samples.n,
+		    res->nregions, "damaged: %s", why);
 		free(why);
 		rc = RB_EXIT_FAIL;
 	} else if (strcmp(status, "complete") == 0) {
-		fprintf(out, "%s: whole and complete: %d samples of %d regions\n",
-		    dir, res->samples.n, res->nregions);
+		verify_say(vo, dir, "whole", status, res->samples.n,
+		    res->nregions, "whole and complete: %d samples of %d "
+		    "regions", res->samples.n, res->nregions);
 	} else {
-		fprintf(out, "%s: whole, but not complete: status '%s'%s; %d samples "
-		    "of %d regions\n", dir, status, strcmp(status, "running") ==
-		    0 ? " (the run was killed, or is still going)" : "",
-		    res->samples.n, res->nregions);
+		verify_say(vo, dir, "whole", status, res->samples.n,
+		    res->nregions, "whole, but not complete: status '%s'%s; "
+		    "%d samples of %d regions", status, strcmp(status,
+		    "running") == 0 ? " (the run was killed, or is still "
+		    "going)" : "", res->samples.n, res->nregions);
 	}
 	results_free(res);
 	json_decref(meta);
@@ -244,34 +287,39 @@ verify_dir(FILE *out, const char *dir)
  * Returns the verdict, or -RB_EXIT_INPUT when it cannot be read.
  */
 static int
-verify_parent(FILE *out, const char *dir, char **cause)
+verify_parent(const struct verify_out *vo, const char *dir, char **cause)
 {
 	char path[4096];
-	struct dirent *de;
+	struct dirent **de;
 	struct stat st;
-	int rc = RB_EXIT_OK, n = 0;
-	DIR *d;
+	int rc = RB_EXIT_OK, n = 0, i, nde;
 
-	if ((d = opendir(dir)) == NULL)
+	/* In name order: rep-01, rep-02, ... whatever the directory's. */
+	if ((nde = scandir(dir, &de, NULL, alphasort)) == -1)
 		return (fail_with(cause, RB_EXIT_INPUT, "%s: %s", dir,
 		    strerror(errno)));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
+	for (i = 0; i < nde; i++) {
+		if (de[i]->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "%s/%s/meta.json", dir,
-		    de->d_name);
+		    de[i]->d_name);
 		if (stat(path, &st) == -1)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		rc = verify_worse(rc, verify_dir(out, path));
+		snprintf(path, sizeof path, "%s%s%s", dir,
+		    dir[0] != '\0' && dir[strlen(dir) - 1] == '/' ? "" : "/",
+		    de[i]->d_name);
+		rc = verify_worse(rc, verify_dir(vo, path));
 		n++;
 	}
-	closedir(d);
+	for (i = 0; i < nde; i++)
+		free(de[i]);
+	free(de);
 	if (n > 0)
 		return (rc);
-	if ((rc = verify_no_data(out, dir, NULL)) >= 0)
+	if ((rc = verify_no_data(vo, dir, NULL)) >= 0)
 		return (rc);
-	fprintf(out, "%s: damaged: no meta.json (not a results directory)\n", dir);
+	verify_say(vo, dir, "damaged", NULL, -1, -1, "damaged: no meta.json "
+	    "(not a results directory)");
 	return (RB_EXIT_FAIL);
 }
 
@@ -283,7 +331,23 @@ verify_parent(FILE *out, const char *dir, char **cause)
 int
 verify_path(FILE *out, const char *dir, char **cause)
 {
+	struct verify_out vo = { out, NULL };
+
 	if (results_is_run_dir(dir))
-		return (verify_dir(out, dir));
-	return (verify_parent(out, dir, cause));
+		return (verify_dir(&vo, dir));
+	return (verify_parent(&vo, dir, cause));
+}
+
+/*
+ * The same checks, each run's verdict appended to the JSON array runs
+ * (docs/json.md) instead of printed.
+ */
+int
+verify_path_json(json_t *runs, const char *dir, char **cause)
+{
+	struct verify_out vo = { NULL, runs };
+
+	if (results_is_run_dir(dir))
+		return (verify_dir(&vo, dir));
+	return (verify_parent(&vo, dir, cause));
 }

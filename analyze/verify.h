@@ -10,9 +10,13 @@
 #ifndef RB_VERIFY_H
 #define RB_VERIFY_H
 
+#include <jansson.h>
 #include <stdio.h>
 
+#define VERIFY_JSON_VERSION	1	/* docs/json.md */
+
 int	 verify_path(FILE *out, const char *dir, char **cause);
+int	 verify_path_json(json_t *runs, const char *dir, char **cause);
 int	 verify_worse(int a, int b);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis-cli.h"
 #include "command.h"
@@ -18,6 +19,7 @@
 #include "power.h"
 #include "seed-table.h"
 #include "summary.h"
+#include "term.h"
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
 enum { TABLE_SUMMARY, TABLE_SEED };
@@ -90,7 +92,8 @@ analyze_print(const struct analyze_settings *st, const struct summary_run *sr)
 		summary_print_markdown(stdout, sr, st->brief);
 		break;
 	default:
-		summary_print_text(stdout, sr, st->brief);
+		summary_print_text_fit(stdout, sr, st->brief,
+		    term_fit_width(STDOUT_FILENO));
 		break;
 	}
 	return (0);
@@ -110,11 +113,9 @@ cmd_analyze_exec(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_analyze_entry, &st, argc, argv, &first);
 	output_escape_stdout();
-	if (argc - first != 1) {
-		log_errorx("analyze: expected one results directory");
-		command_usage(stderr, &cmd_analyze_entry);
-		exit(RB_EXIT_INPUT);
-	}
+	if (argc - first != 1)
+		command_usage_error(&cmd_analyze_entry,
+		    "expected one results directory");
 	if (st.power_model != NULL &&
 	    (rc = power_model_load(st.power_model, &pm, &cause)) != 0)
 		die(-rc, "%s", cause);

@@ -56,12 +56,9 @@ cmd_chart_exec(int argc, char **argv)
 	int first, rc, i, nruns = 0;
 
 	command_parse(&cmd_chart_entry, &set, argc, argv, &first);
-	if (argc - first != 1) {
-		log_errorx("chart: expected one results directory");
-		command_usage(stderr, &cmd_chart_entry);
-		opt_free(chart_options, &set);
-		return (RB_EXIT_INPUT);
-	}
+	if (argc - first != 1)
+		command_usage_error(&cmd_chart_entry,
+		    "expected one results directory");
 	if ((rc = chart_parse_formats(set.format, &formats, &cause)) != 0)
 		die(-rc, "chart: %s", cause);
 	if (set.group_by >= 0 && set.compare.n == 0)

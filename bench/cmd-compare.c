@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis-cli.h"
 #include "command.h"
@@ -16,6 +17,7 @@
 #include "compare-output.h"
 #include "log.h"
 #include "output.h"
+#include "term.h"
 
 struct compare_settings {
 	int		 group_by;
@@ -49,8 +51,8 @@ static const struct opt_def compare_options[] = {
 	  .help = "significance level" },
 	{ .name = "all", .type = OPT_FLAG,
 	  .offset = offsetof(struct compare_settings, all),
-	  .help = "text and markdown: every metric and statistic, not only "
-	  "the headline means" },
+	  .help = "every metric (and in text and markdown every statistic), "
+	  "not only the headline means" },
 	{ .name = NULL }
 };
 
@@ -66,11 +68,9 @@ cmd_compare_exec(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	command_parse(&cmd_compare_entry, &st, argc, argv, &first);
 	output_escape_stdout();
-	if (argc - first < 1) {
-		log_errorx("compare: expected at least one results directory");
-		command_usage(stderr, &cmd_compare_entry);
-		exit(RB_EXIT_INPUT);
-	}
+	if (argc - first < 1)
+		command_usage_error(&cmd_compare_entry,
+		    "expected at least one results directory");
 	memset(&req, 0, sizeof req);
 	req.paths = argv + first;
 	req.npaths = argc - first;
@@ -84,6 +84,7 @@ cmd_compare_exec(int argc, char **argv)
 	req.unit = analysis_cli_unit(&st.an);
 	req.empty_tolerance = st.an.empty_tolerance;
 	req.db = st.an.db;
+	req.width = term_fit_width(STDOUT_FILENO);
 	if ((rc = compare_run(stdout, &req, &cause)) != 0)
 		die(-rc, "%s", cause);
 	opt_free(compare_options, &st);

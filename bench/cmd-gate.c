@@ -85,6 +85,17 @@ cmd_gate_exec(int argc, char **argv)
 	if (argc - first != 0)
 		die(RB_EXIT_INPUT, "gate: unexpected argument '%s' (use "
 		    "--baseline DIR... and --candidate DIR...)", argv[first]);
+	if (st.baseline.n == 0 && st.candidate.n == 0)
+		command_usage_error(&cmd_gate_entry, "needs --baseline DIR... "
+		    "and --candidate DIR...");
+	if (st.candidate.n == 0)
+		command_usage_error(&cmd_gate_entry, "--candidate DIR... is "
+		    "missing (the %d director%s after --baseline %s the "
+		    "baseline)", st.baseline.n, st.baseline.n == 1 ? "y" :
+		    "ies", st.baseline.n == 1 ? "is" : "are all");
+	if (st.baseline.n == 0)
+		command_usage_error(&cmd_gate_entry, "--baseline DIR... is "
+		    "missing (the runs to judge the candidate against)");
 	memset(&req, 0, sizeof req);
 	req.rules = st.rules;
 	req.correction = st.correction;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,105 @@
 #include "source-cli.h"
 #include "topology.h"
 #include "units.h"
+
+#define INFO_JSON_VERSION	1	/* docs/json.md */
+
+struct info_settings {
+	int	 format;	/* 0 text, 1 json */
+};
+
+static const char *const info_formats[] = { "text", "json", NULL };
+
+static const struct opt_def info_options[] = {
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct info_settings, format),
+	  .arg = "FORMAT", .def = "text", .choices = info_formats,
+	  .help = "lines for a person, or one JSON object (docs/json.md)" },
+	{ .name = NULL }
+};
+
+/* A pfn or page count, null when unknown. */
+static json_t *
+info_json_count(uint64_t v)
+{
+	return (v == SNAP_UNKNOWN ? json_null() : json_integer((json_int_t)v));
+}
+
+/* A string, null when absent. */
+static json_t *
+info_json_text(const char *s)
+{
+	return (s != NULL ? json_string(s) : json_null());
+}
+
+/* What info says, as one JSON object (docs/json.md). */
+static json_t *
+info_json(const struct source_cli *cli, const struct source *src,
+    const struct snapshot *snap)
+{
+	static const char *const files[] = {
+		"zoneinfo", "buddyinfo", "pagetypeinfo", "kpageflags", NULL
+	};
+	const struct snap_entry *e;
+	struct topology topo;
+	struct utsname u;
+	json_t *root, *jfiles, *jsrc, *over, *regions;
+	char *basis, *advice, *lines, *line, *next, *cause = NULL;
+	double est;
+	int i;
+
+	uname(&u);
+	jfiles = json_object();
+	for (i = 0; files[i] != NULL; i++)
+		json_object_set_new(jfiles, files[i], json_string(
+		    procfile_readable(cli->proc, files[i]) ? "readable" :
+		    procfile_exists(cli->proc, files[i]) ? "not readable" :
+		    "absent"));
+	over = json_array();
+	if (src->passed_over != NULL) {
+		lines = xstrdup(src->passed_over);
+		for (line = lines; line != NULL; line = next) {
+			if ((next = strchr(line, '\n')) != NULL)
+				*next++ = '\0';
+			json_array_append_new(over, json_string(line));
+		}
+		free(lines);
+	}
+	est = source_estimate(src, 0, &basis, &advice);
+	jsrc = json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", src->ops->name,
+	    "why", info_json_text(src->why), "passed_over", over,
+	    "scan_estimate_s", est >= 0 ? json_real(est) : json_null(),
+	    "scan_estimate_basis", info_json_text(basis));
+	free(basis);
+	free(advice);
+	regions = json_array();
+	for (i = 0; i < snap->nentries; i++) {
+		e = &snap->entries[i];
+		json_array_append_new(regions, json_pack("{s:i, s:o, s:s, s:o, "
+		    "s:o, s:o, s:o, s:o}", "node", e->node, "region",
+		    e->region >= 0 ? json_integer(e->region) : json_null(),
+		    "zone", e->zone, "start_pfn", info_json_count(e->start_pfn),
+		    "spanned_pages", info_json_count(e->spanned),
+		    "present_pages", info_json_count(e->present),
+		    "managed_pages", info_json_count(e->managed),
+		    "free_pages", info_json_count(e->free_pages)));
+	}
+	root = json_pack("{s:s, s:i, s:s, s:{s:s, s:s}, s:i, s:s, s:o}",
+	    "command", "info", "schema_version", INFO_JSON_VERSION,
+	    "version", PACKAGE_VERSION, "kernel", "release", u.release,
+	    "machine", u.machine, "page_size", (int)sysconf(_SC_PAGESIZE),
+	    "proc", cli->proc, "files", jfiles);
+	if (topology_load(&topo, &cause) == 0) {
+		json_object_set_new(root, "topology", topology_json(&topo));
+		topology_free(&topo);
+	} else {
+		json_object_set_new(root, "topology", json_null());
+		free(cause);
+	}
+	json_object_set_new(root, "source", jsrc);
+	json_object_set_new(root, "regions", regions);
+	return (root);
+}
 
 /* Say whether a file can be read, and what to do when it can't. */
 static void
@@ -108,18 +208,38 @@ static int
 cmd_info_exec(int argc, char **argv)
 {
 	extern const struct command_entry cmd_info_entry;
+	struct info_settings set;
 	struct source_cli cli = { 0 };
+	json_t *json;
 	struct snapshot snap;
 	struct source src;
 	struct utsname u;
 	char *cause = NULL;
 	int first_arg, rc;
 
-	command_parse_source(&cmd_info_entry, NULL, &cli, argc, argv,
+	command_parse_source(&cmd_info_entry, &set, &cli, argc, argv,
 	    &first_arg);
 	if (first_arg < argc)
-		die(RB_EXIT_INPUT, "info: unexpected argument '%s'",
+		command_usage_error(&cmd_info_entry, "unexpected argument '%s'",
 		    argv[first_arg]);
+	if (set.format == 1) {
+		if ((rc = source_cli_open(&cli, &src, NULL, &cause)) != 0)
+			die(-rc, "info: %s", cause);
+		snapshot_init(&snap);
+		if ((rc = source_read(&src, &snap, procfile_readable(cli.proc,
+		    "pagetypeinfo") ? SOURCE_READ_PAGETYPE : 0, &cause)) != 0)
+			die(-rc, "info: %s", cause);
+		json = info_json(&cli, &src, &snap);
+		if (json_dumpf(json, stdout, JSON_INDENT(2) |
+		    JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) != 0 ||
+		    putchar('\n') == EOF)
+			die_errno(RB_EXIT_ENV, "info: stdout");
+		json_decref(json);
+		snapshot_free(&snap);
+		source_close(&src);
+		source_cli_free(&cli);
+		return (RB_EXIT_OK);
+	}
 	uname(&u);
 	printf("regionbench:     %s\n", PACKAGE_VERSION);
 	printf("kernel:          %s %s\n", u.release, u.machine);
@@ -161,6 +281,7 @@ const struct command_entry cmd_info_entry = {
 	    "Prints the kernel release, page size, which /proc files are\n"
 	    "readable, the NUMA topology, which region source applies (and\n"
 	    "why) and one sample of every region key.",
+	.options = info_options,
 	.source_options = source_cli_options,
 	.exec = cmd_info_exec,
 };

@@ -124,7 +124,8 @@ cmd_placement_exec(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_placement_entry, &s, argc, argv, &first);
 	if (s.pid.n == 0)
-		die(RB_EXIT_INPUT, "placement: give at least one PID");
+		command_usage_error(&cmd_placement_entry,
+		    "give at least one PID");
 	/* The map first: a bad one dies before the results exist. */
 	region_map_cli_build(&s.map, &map, "placement");
 	res = cmd_placement_pids(&s);

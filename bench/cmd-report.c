@@ -41,11 +41,9 @@ cmd_report_exec(int argc, char **argv)
 	int first, rc;
 
 	command_parse(&cmd_report_entry, &set, argc, argv, &first);
-	if (argc - first < 1) {
-		log_errorx("report: expected at least one results directory");
-		command_usage(stderr, &cmd_report_entry);
-		return (RB_EXIT_INPUT);
-	}
+	if (argc - first < 1)
+		command_usage_error(&cmd_report_entry,
+		    "expected at least one results directory");
 	out = set.out != NULL ? xstrdup(set.out) :
 	    report_default_path(argv + first, argc - first);
 	if ((rc = report_write(argv + first, argc - first,

@@ -19,6 +19,8 @@
 #include "session.h"
 #include "suite.h"
 
+static const char *const run_formats[] = { "text", "json", NULL };
+
 static const struct opt_def run_options[] = {
 	{ .name = "out", .type = OPT_STRING,
 	  .offset = offsetof(struct runner_settings, out), .arg = "DIR",
@@ -67,6 +69,11 @@ static const struct opt_def run_options[] = {
 	  .offset = offsetof(struct runner_settings, user), .arg = "NAME",
 	  .help = "run the workloads as this user (as root; the sampler "
 	  "keeps root for /proc/kpageflags)" },
+	{ .name = "format", .type = OPT_ENUM,
+	  .offset = offsetof(struct runner_settings, format),
+	  .arg = "FORMAT", .def = "text", .choices = run_formats,
+	  .help = "at the end, the summary table and the results path, or "
+	  "one JSON object with both (docs/json.md)" },
 	{ .name = NULL }
 };
 

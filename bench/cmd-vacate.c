@@ -168,7 +168,8 @@ cmd_vacate_exec(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	command_parse(&cmd_vacate_entry, &s, argc, argv, &first);
 	if (s.region.n == 0)
-		die(RB_EXIT_INPUT, "vacate: give at least one region N/R");
+		command_usage_error(&cmd_vacate_entry,
+		    "give at least one region N/R");
 	nodes = xcalloc(s.region.n, sizeof *nodes);
 	regions = xcalloc(s.region.n, sizeof *regions);
 	for (i = 0; i < s.region.n; i++) {

@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "suggest.h"
 #include "session.h"
 #include "units.h"
 #include "workload.h"
@@ -209,25 +210,30 @@ cmd_workload_exec(int argc, char **argv)
 	struct opt_set extra = { cmd_workload_options, &cs };
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
 	uint64_t since_ns = 0, next_ns = 0, now;
-	const struct workload_desc *desc;
+	const struct workload_desc *desc, *const *d;
 	struct workload_result res;
+	struct suggest sg;
 	struct workload_run *run;
 	char *cause = NULL;
 	int rc, first, code;
 
-	if (argc < 2) {
-		log_errorx("workload: which one?");
-		cmd_workload_help(stderr, NULL);
-		return (RB_EXIT_INPUT);
-	}
+	if (argc < 2)
+		command_usage_error(&cmd_workload_entry, "which one? ('regionbench "
+		    "list' names them)");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		cmd_workload_help(stdout, NULL);
 		return (RB_EXIT_OK);
 	}
 	if ((desc = workload_find(argv[1])) == NULL) {
-		log_errorx("workload: unknown workload '%s'", argv[1]);
-		cmd_workload_names(stderr);
-		return (RB_EXIT_INPUT);
+		suggest_init(&sg, argv[1]);
+		for (d = workload_all(); *d != NULL; d++)
+			suggest_offer(&sg, (*d)->name);
+		if (sg.best != NULL)
+			die(RB_EXIT_INPUT, "workload: unknown workload '%s' (did "
+			    "you mean %s?); see 'regionbench list'", argv[1],
+			    sg.best);
+		die(RB_EXIT_INPUT, "workload: unknown workload '%s'; see "
+		    "'regionbench list' for the workloads", argv[1]);
 	}
 	run = workload_run_new(desc);
 	if (opt_defaults(cmd_workload_options, &cs, &cause) != 0)
@@ -239,13 +245,9 @@ cmd_workload_exec(int argc, char **argv)
 		workload_run_free(run);
 		return (RB_EXIT_OK);
 	}
-	if (rc != 0) {
-		log_errorx("workload %s: %s", desc->name, cause);
-		cmd_workload_usage(stderr, desc, command_help_width(stderr));
-		free(cause);
-		workload_run_free(run);
-		return (RB_EXIT_INPUT);
-	}
+	if (rc != 0)
+		die(RB_EXIT_INPUT, "workload %s: %s; see 'regionbench workload "
+		    "%s --help'", desc->name, cause, desc->name);
 	if (first < argc - 1)
 		die(RB_EXIT_INPUT, "workload %s: unexpected argument '%s'",
 		    desc->name, argv[1 + first]);

@@ -40,6 +40,9 @@ void	 command_usage(FILE *f, const struct command_entry *entry);
 void	 command_usage_line(FILE *f, const struct command_entry *entry,
 	     int width);
 int	 command_help_width(FILE *f);
+void	 command_usage_error(const struct command_entry *entry,
+	     const char *fmt, ...) __attribute__((format(printf, 2, 3),
+	     noreturn));
 
 int	 command_parse(const struct command_entry *entry, void *settings,
 	     int argc, char **argv, int *first_arg);

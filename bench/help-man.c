@@ -10,7 +10,7 @@
  *   @SOURCES@                 the region sources, in the order auto tries
  *   @SOURCE_OPTIONS@          the shared and per-source region options
  *   @WORKLOAD_OPTIONS name@   a workload's table ("common": every workload's)
- * and @VERSION@ and @PKGDATADIR@ anywhere.  Anything else between @ signs
+ * and @VERSION@, @PKGDATADIR@ and @DOCDIR@ anywhere.  Anything else between @ signs
  * that looks like a marker is an error, so a typo never ships.
  */
 #include "config.h"
@@ -119,7 +119,7 @@ man_workload_options(FILE *out, const char *name)
 	return (0);
 }
 
-/* Write line with @VERSION@ and @PKGDATADIR@ replaced. */
+/* Write line with @VERSION@, @PKGDATADIR@ and @DOCDIR@ replaced. */
 static int
 man_text_line(FILE *out, const char *line)
 {
@@ -133,6 +133,9 @@ man_text_line(FILE *out, const char *line)
 		} else if (strncmp(at, "@PKGDATADIR@", 12) == 0) {
 			opt_troff_escape(out, PKGDATADIR);
 			p = at + 12;
+		} else if (strncmp(at, "@DOCDIR@", 8) == 0) {
+			opt_troff_escape(out, DOCDIR);
+			p = at + 8;
 		} else if (at[1] >= 'A' && at[1] <= 'Z')
 			return (-1);
 		else {
@@ -204,8 +207,8 @@ help_man(FILE *out, const char *template_path, char **cause)
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s:%ld: unknown "
 			    "marker '%s' (expected @COMMAND name@, @OPTIONS "
 			    "name@, @SOURCES@, @SOURCE_OPTIONS@, "
-			    "@WORKLOAD_OPTIONS name@, @VERSION@ or "
-			    "@PKGDATADIR@)", template_path, lineno, line);
+			    "@WORKLOAD_OPTIONS name@, @VERSION@, "
+			    "@PKGDATADIR@ or @DOCDIR@)", template_path, lineno, line);
 			break;
 		}
 	}

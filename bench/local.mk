@@ -26,6 +26,7 @@ bench_libbench_a_SOURCES = \
 	bench/cmd-ab.c \
 	bench/analysis-cli.c bench/analysis-cli.h \
 	bench/help-man.c bench/help-man.h \
+	bench/completion.c bench/completion.h \
 	bench/region-cli.c bench/region-cli.h \
 	bench/region-table.c bench/region-table.h \
 	bench/sample-out.c bench/sample-out.h
@@ -50,6 +51,27 @@ dist_pkgdata_DATA += bench/suites/gate-rules.ini bench/suites/gate-rules-vm.ini
 # heading and option list filled in from the option tables by the program
 # just built, so the page and --help cannot drift apart.
 man_MANS = docs/regionbench.1
+
+# The documents the manual page cites, under the doc directory.
+doc_DATA = README.md docs/architecture.md docs/charts.md docs/ci.md \
+	docs/csv-schema.md docs/damon.md docs/database.md docs/fleet.md \
+	docs/json.md docs/kpageflags.md docs/metrics.md docs/performance.md \
+	docs/reliability.md docs/suites.md docs/vacate.md docs/vm.md \
+	docs/workloads.md docs/heatmap-example.png
+
+# Shell completion, written from the option tables by the program just
+# built (regionbench help --completion bash|zsh).
+bashcompletiondir = $(datadir)/bash-completion/completions
+bashcompletion_DATA = bench/completion/regionbench
+zshcompletiondir = $(datadir)/zsh/site-functions
+zshcompletion_DATA = bench/completion/_regionbench
+CLEANFILES += $(bashcompletion_DATA) $(zshcompletion_DATA)
+bench/completion/regionbench: bench/regionbench$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) bench/completion && \
+	bench/regionbench help --completion bash >$@.tmp && mv $@.tmp $@
+bench/completion/_regionbench: bench/regionbench$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) bench/completion && \
+	bench/regionbench help --completion zsh >$@.tmp && mv $@.tmp $@
 CLEANFILES += docs/regionbench.1
 docs/regionbench.1: $(srcdir)/docs/regionbench.1.in bench/regionbench$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) docs && \

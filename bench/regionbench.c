@@ -6,13 +6,17 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
+#include "completion.h"
 #include "help-man.h"
 #include "log.h"
 #include "source-cli.h"
+#include "suggest.h"
 #include "term.h"
 
 #define COMMAND_ELEM(name) &cmd_##name##_entry,
@@ -127,11 +131,8 @@ command_parse_source(const struct command_entry *entry, void *settings,
 		command_usage(stdout, entry);
 		exit(RB_EXIT_OK);
 	}
-	if (rc != 0) {
-		log_errorx("%s: %s", entry->name, cause);
-		command_usage_line(stderr, entry, command_help_width(stderr));
-		exit(RB_EXIT_INPUT);
-	}
+	if (rc != 0)
+		command_usage_error(entry, "%s", cause);
 	for (; entry->operand_option != NULL && *first_arg < argc;
 	    (*first_arg)++) {
 		if (opt_set_value(opt_find(entry->options,
@@ -149,6 +150,27 @@ command_parse(const struct command_entry *entry, void *settings, int argc,
 {
 	return (command_parse_source(entry, settings, NULL, argc, argv,
 	    first_arg));
+}
+
+/*
+ * A command line a command cannot run: one line saying what is wrong and
+ * where the options are ("see 'regionbench CMD --help'"), exit 2.  The
+ * help itself would push the error off a small terminal.
+ */
+void
+command_usage_error(const struct command_entry *entry, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		die(RB_EXIT_ENV, "out of memory");
+	va_end(ap);
+	log_errorx("%s: %s; see 'regionbench %s --help'", entry->name, what,
+	    entry->name);
+	free(what);
+	exit(RB_EXIT_INPUT);
 }
 
 /* Print the list of commands. */
@@ -182,11 +204,25 @@ command_lookup(const char *name)
 	return (NULL);
 }
 
+/* The command closest to a mistyped name, or NULL when none is close. */
+static const char *
+command_suggest(const char *name)
+{
+	const struct command_entry *const *entry;
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	for (entry = command_table; *entry != NULL; entry++)
+		suggest_offer(&sg, (*entry)->name);
+	return (sg.best);
+}
+
 /* Find a command by exact name or unique prefix. */
 static const struct command_entry *
 command_find(const char *name)
 {
 	const struct command_entry *const *entry, *found = NULL;
+	const char *near;
 	char candidates[256] = "";
 	size_t len = strlen(name);
 	int nfound = 0;
@@ -208,9 +244,11 @@ command_find(const char *name)
 	if (nfound > 1)
 		die(RB_EXIT_INPUT, "ambiguous command '%s': could be %s", name,
 		    candidates);
-	log_errorx("unknown command '%s'", name);
-	usage_all(stderr);
-	exit(RB_EXIT_INPUT);
+	if ((near = command_suggest(name)) != NULL)
+		die(RB_EXIT_INPUT, "unknown command '%s' (did you mean %s?); "
+		    "see 'regionbench --help'", name, near);
+	die(RB_EXIT_INPUT, "unknown command '%s'; see 'regionbench --help' "
+	    "for the commands", name);
 }
 
 extern const struct command_entry cmd_help_entry;
@@ -224,6 +262,15 @@ cmd_help_exec(int argc, char **argv)
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0)) {
 		command_usage(stdout, &cmd_help_entry);
+		return (RB_EXIT_OK);
+	}
+	/* The build makes the shell completion with it too. */
+	if (argc == 3 && strcmp(argv[1], "--completion") == 0) {
+		if (completion_print(stdout, argv[2], command_table,
+		    &cause) != 0)
+			die(RB_EXIT_INPUT, "help %s", cause);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die_errno(RB_EXIT_ENV, "help --completion: stdout");
 		return (RB_EXIT_OK);
 	}
 	/* The build makes the manual page with it (bench/help-man.c). */

@@ -9,6 +9,7 @@ lib_librb_a_CPPFLAGS = $(AM_CPPFLAGS) \
 lib_librb_a_SOURCES = \
 	lib/log.c lib/log.h \
 	lib/opt.c lib/opt-help.c lib/opt.h \
+	lib/suggest.c lib/suggest.h \
 	lib/units.c lib/units.h \
 	lib/procfile.c lib/procfile.h \
 	lib/cgroup.c lib/cgroup.h \

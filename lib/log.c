@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -29,6 +31,13 @@ const char *
 log_program(void)
 {
 	return (log_name);
+}
+
+/* Is the program quiet (--quiet)? */
+int
+log_is_quiet(void)
+{
+	return (log_quiet);
 }
 
 /* Silence informational messages (warnings and errors still print). */
@@ -59,18 +68,80 @@ log_escape(char *dst, size_t len, const char *src)
 	dst[o] = '\0';
 }
 
-/* Print one message line with a prefix. */
+/* The columns of the terminal on stderr, 0 when it is not one. */
+static int
+log_width(void)
+{
+	struct winsize ws;
+
+	if (!isatty(STDERR_FILENO) ||
+	    ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) != 0)
+		return (0);
+	return (ws.ws_col);
+}
+
+/*
+ * Break the lines of a message (in place, at blanks) so that none passes
+ * width columns, continuation lines indented by two; col is where the
+ * message starts.  A word longer than a line stays whole.
+ */
+static void
+log_wrap(char *dst, size_t len, const char *src, int col, int width)
+{
+	const char *word;
+	size_t o = 0, n;
+
+	while (*src != '\0' && o + 4 < len) {
+		if (*src == '\n') {
+			dst[o++] = *src++;
+			col = 0;
+			continue;
+		}
+		if (*src == ' ') {
+			for (word = src; *word == ' '; word++)
+				;
+			for (n = 0; word[n] != '\0' && word[n] != ' ' &&
+			    word[n] != '\n'; n++)
+				;
+			if (col > 2 && col + (int)(word - src) +
+			    (int)n > width) {
+				dst[o++] = '\n';
+				dst[o++] = ' ';
+				dst[o++] = ' ';
+				col = 2;
+				src = word;
+				continue;
+			}
+		}
+		/* UTF-8 continuation bytes take no column. */
+		if (((unsigned char)*src & 0xc0) != 0x80)
+			col++;
+		dst[o++] = *src++;
+	}
+	dst[o] = '\0';
+}
+
+/*
+ * Print one message line with a prefix; on a terminal, broken between
+ * words to fit its width (a file or a pipe gets it on one line).
+ */
 static void
 log_vprint(const char *kind, const char *fmt, va_list ap)
 {
-	char raw[4096], line[4096];
+	char raw[4096], line[4096], prefix[128];
+	int width;
 
 	vsnprintf(raw, sizeof raw, fmt, ap);
 	log_escape(line, sizeof line, raw);
 	if (kind != NULL)
-		fprintf(stderr, "%s: %s: %s\n", log_name, kind, line);
+		snprintf(prefix, sizeof prefix, "%s: %s: ", log_name, kind);
 	else
-		fprintf(stderr, "%s: %s\n", log_name, line);
+		snprintf(prefix, sizeof prefix, "%s: ", log_name);
+	if ((width = log_width()) > 0) {
+		log_wrap(raw, sizeof raw, line, (int)strlen(prefix), width);
+		fprintf(stderr, "%s%s\n", prefix, raw);
+	} else
+		fprintf(stderr, "%s%s\n", prefix, line);
 	fflush(stderr);
 }
 

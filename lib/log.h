@@ -24,6 +24,7 @@ enum rb_exit {
 void	 log_set_program(const char *name);
 const char *log_program(void);
 void	 log_set_quiet(int quiet);
+int	 log_is_quiet(void);
 void	 log_warnx(const char *fmt, ...) RB_PRINTF(1, 2);
 void	 log_infox(const char *fmt, ...) RB_PRINTF(1, 2);
 void	 log_errorx(const char *fmt, ...) RB_PRINTF(1, 2);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "suggest.h"
 #include "opt.h"
 #include "units.h"
 
@@ -278,6 +279,33 @@ opt_defaults(const struct opt_def *defs, void *settings, char **cause)
 	return (0);
 }
 
+/*
+ * The error for an unknown long option, with the closest option name
+ * when one is close.  The caller says where the options are listed.
+ */
+static int
+opt_unknown(const struct opt_set *sets, int nsets, const char *name,
+    size_t len, char **cause)
+{
+	const struct opt_def *def;
+	struct suggest sg;
+	char *typed = xstrndup(name, len);
+	int i, rc;
+
+	suggest_init(&sg, typed);
+	for (i = 0; i < nsets; i++)
+		for (def = sets[i].defs; def->name != NULL; def++)
+			suggest_offer(&sg, def->name);
+	if (sg.best != NULL)
+		rc = fail_with(cause, RB_EXIT_INPUT, "unknown option --%s "
+		    "(did you mean --%s?)", typed, sg.best);
+	else
+		rc = fail_with(cause, RB_EXIT_INPUT, "unknown option --%s",
+		    typed);
+	free(typed);
+	return (rc);
+}
+
 /* Look up a long option by exact name or unique prefix in every table. */
 static int
 opt_lookup(const struct opt_set *sets, int nsets, const char *name,
@@ -321,8 +349,7 @@ opt_lookup(const struct opt_set *sets, int nsets, const char *name,
 		return (fail_with(cause, RB_EXIT_INPUT,
 		    "ambiguous option --%.*s (could be %s)", (int)len, name,
 		    others));
-	return (fail_with(cause, RB_EXIT_INPUT,
-	    "unknown option --%.*s (see --help)", (int)len, name));
+	return (opt_unknown(sets, nsets, name, len, cause));
 }
 
 /*
@@ -356,7 +383,7 @@ opt_parse(const struct opt_set *sets, int nsets, int argc, char **argv,
 			if (arg[0] == '-' && arg[1] != '\0') {
 				rc = fail_with(cause, RB_EXIT_INPUT,
 				    "unknown option %s (options are long: "
-				    "--name value; see --help)", arg);
+				    "--name value)", arg);
 				goto out;
 			}
 			args[nargs++] = argv[i];

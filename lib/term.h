@@ -30,13 +30,21 @@ struct term_progress {
 	double		 progress;		/* 0..1 while running */
 	double		 elapsed;		/* seconds in phase */
 	double		 left;			/* <0: unknown */
+	int		 left_in_phase;		/* left counts this phase only */
+	int		 min_per;		/* regions per glyph at least */
+	int		 per;			/* out: regions per glyph used */
+	int		 min_form;		/* terminal: text form at least */
+	int		 form;			/* out: the form used */
 };
 
 void	 term_watch_resize(void);
 int	 term_size(int fd, int *rows);
+int	 term_fit_width(int fd);
 int	 term_fold(const double *used, int n, int width, char *buf,
 	     size_t len);
+int	 term_fold_runs(const double *used, int n, int width, int min_per,
+	     char *buf, size_t len);
 void	 term_progress_line(char *buf, size_t len, int width, int plain,
-	     const struct term_progress *tp, const double *used, int n);
+	     struct term_progress *tp, const double *used, int n);
 
 #endif

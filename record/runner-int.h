@@ -43,6 +43,10 @@ struct runner {
 	double				*used;	/* per region, shown */
 	int				 used_cap;
 	int				 failed_phases;
+	int				 intr_phase;	/* cut short; -1: none */
+	int				 glyph_per;	/* the bar's scale so far */
+	int				 text_form;	/* its text's form so far */
+	json_t				*json_reps;	/* --format json */
 	json_t				*failed;
 	int				 stop;	/* exit code that ends the run */
 

@@ -58,11 +58,13 @@ runner_used(struct runner *r, const struct snapshot *snap)
  * Seconds left in the suite from phase index on, or -1 when unknown (a
  * phase of fixed work whose progress is too small to extrapolate, or that
  * holds its memory for a time the runner does not know).  While settling,
- * elapsed counts from the end of the workload.
+ * elapsed counts from the end of the workload.  When a later phase's
+ * length cannot be known yet, the seconds left in this phase, and
+ * *in_phase is set.
  */
 static double
 runner_left(const struct runner *r, int index, enum term_state state,
-    double progress, double elapsed)
+    double progress, double elapsed, int *in_phase)
 {
 	const struct suite_phase *ph = &r->suite->phases[index];
 	double left = -1;
@@ -80,9 +82,12 @@ runner_left(const struct runner *r, int index, enum term_state state,
 		return (-1);
 	if (left < 0)
 		left = 0;
+	*in_phase = 0;
 	for (i = index + 1; i < r->suite->nphases; i++) {
-		if (r->suite->phases[i].duration_ns == 0)
-			return (-1);
+		if (r->suite->phases[i].duration_ns == 0) {
+			*in_phase = 1;
+			return (left);
+		}
 		left += (double)(r->suite->phases[i].duration_ns +
 		    r->suite->phases[i].settle_ns) / 1e9;
 	}
@@ -120,7 +125,12 @@ runner_show(struct runner *r, int index, const struct suite_phase *ph,
 	tp.state = state;
 	tp.progress = progress;
 	tp.elapsed = (double)(now - phase_start_ns) / 1e9;
-	tp.left = runner_left(r, index, state, progress, tp.elapsed);
+	tp.left = runner_left(r, index, state, progress, tp.elapsed,
+	    &tp.left_in_phase);
+	/* One scale for the region bar, one form of the text: they only
+	 * ever grow (shorter text, more regions a glyph). */
+	tp.min_per = r->glyph_per;
+	tp.min_form = r->text_form;
 	if (sampler_wait_sample(&r->session.sampler, 0, 0, &r->view, NULL,
 	    NULL) > 0)
 		n = runner_used(r, &r->view);
@@ -137,5 +147,9 @@ runner_show(struct runner *r, int index, const struct suite_phase *ph,
 		fprintf(stderr, "%s\n", line);
 		r->last_plain_ns = now;
 	}
+	if (tp.per > r->glyph_per)
+		r->glyph_per = tp.per;
+	if (tp.form > r->text_form)
+		r->text_form = tp.form;
 	fflush(stderr);
 }

@@ -25,6 +25,7 @@
 #include "seed-table.h"
 #include "store.h"
 #include "summary.h"
+#include "term.h"
 #include "workload.h"
 
 /* The runner's oom_score_adj as the kernel has it, for meta.json. */
@@ -144,6 +145,8 @@ runner_repetition(struct runner *r, json_t *system)
 			break;
 	}
 
+	r->intr_phase = session_signal() != 0 && i < r->suite->nphases ? i :
+	    -1;
 	json_object_set(r->session.meta, "failed_phases", r->failed);
 	code = session_finish(&r->session, session_signal() != 0);
 	if (code == RB_EXIT_OK && r->failed_phases > 0)
@@ -174,8 +177,9 @@ runner_analyze(struct runner *r, char **cause)
 		log_warnx("summary not saved: %s", why);
 		free(why);
 	}
-	if (!r->set->quiet) {
-		summary_print_text(stdout, &sr, 1);
+	if (!r->set->quiet && r->set->format == 0) {
+		summary_print_text_fit(stdout, &sr, 1,
+		    term_fit_width(STDOUT_FILENO));
 		if (r->suite->seed_table) {
 			putchar('\n');
 			seed_table_print_text(stdout, sr.res);
@@ -301,6 +305,49 @@ runner_mark_interrupted(int dirfd, const char *dir)
 	return (rc);
 }
 
+/*
+ * --format json: one repetition as its object, from the files it left:
+ * meta.json's status and the summary.json analysis wrote (null when the
+ * repetition was not analysed).
+ */
+static void
+runner_json_rep(struct runner *r, int code)
+{
+	char *path, *cause = NULL;
+	const char *status;
+	json_t *meta, *summary;
+
+	meta = meta_read(r->dir, &cause);
+	free(cause);
+	status = meta != NULL ? meta_get_string(meta, "status") : NULL;
+	path = xasprintf("%s/summary.json", r->dir);
+	summary = json_load_file(path, 0, NULL);
+	free(path);
+	json_array_append_new(r->json_reps, json_pack("{s:s, s:o, s:i, s:o, "
+	    "s:o}", "dir", r->dir, "status", status != NULL ?
+	    json_string(status) : json_null(), "exit_status", code,
+	    "interrupted_in_phase", r->intr_phase >= 0 ?
+	    json_string(r->suite->phases[r->intr_phase].name) : json_null(),
+	    "summary", summary != NULL ? summary : json_null()));
+	json_decref(meta);
+}
+
+/* --format json: the whole run as one object on stdout. */
+static void
+runner_json(struct runner *r, const char *parent, int code)
+{
+	json_t *root;
+
+	root = json_pack("{s:s, s:i, s:s, s:s, s:i, s:o}", "command", "run",
+	    "schema_version", RUNNER_JSON_VERSION, "suite", r->suite->name,
+	    "dir", parent, "exit_status", code, "repetitions", r->json_reps);
+	r->json_reps = NULL;
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(10)) != 0 || putchar('\n') == EOF)
+		log_errorx("run: stdout: write failed");
+	json_decref(root);
+}
+
 /* Each repetition into its own directory; returns the exit code. */
 static int
 runner_repetitions(struct runner *r, json_t *system, const char *parent)
@@ -332,6 +379,8 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 			if (code != RB_EXIT_ENV)
 				code = rc;
 		}
+		if (r->json_reps != NULL)
+			runner_json_rep(r, rc);
 		if (r->session.dirfd != -1)
 			close(r->session.dirfd);
 		r->session.dirfd = -1;
@@ -406,6 +455,29 @@ runner_prepare(struct runner *r, struct source_cli *cli, char **cause)
 }
 
 /*
+ * After a signal: where it cut the run short, where the partial results
+ * are and how to check them.  Printed with --quiet too: it is the outcome.
+ */
+static void
+runner_interrupted(const struct runner *r)
+{
+	char rep[48] = "";
+
+	if (r->nreps > 1)
+		snprintf(rep, sizeof rep, " of repetition %d/%d", r->rep,
+		    r->nreps);	/* the loop has counted it */
+	if (r->intr_phase >= 0)
+		fprintf(stderr, "run: interrupted in phase %d/%d (%s)%s; "
+		    "partial results in %s; check them with 'regionbench "
+		    "verify %s'\n", r->intr_phase + 1, r->suite->nphases,
+		    r->suite->phases[r->intr_phase].name, rep, r->dir, r->dir);
+	else
+		fprintf(stderr, "run: interrupted after the phases%s, while "
+		    "the results were analysed; results in %s; check them "
+		    "with 'regionbench verify %s'\n", rep, r->dir, r->dir);
+}
+
+/*
  * Run a suite, possibly repeated; returns the exit code.  Every path out
  * undoes what the runner set up, the workloads' cgroup first (the runner
  * would otherwise stay in a cgroup of its own and its parent keep the
@@ -447,10 +519,17 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		code = -rc;
 	} else {
 		system = meta_system(cli->proc);
+		if (set->format == 1)
+			r.json_reps = json_array();
 		code = runner_repetitions(&r, system, parent);
+		if (code == RB_EXIT_INTR)
+			runner_interrupted(&r);
 		if (set->store)
 			code = runner_store(set, parent, code);
-		printf("%s\n", parent);
+		if (r.json_reps != NULL)
+			runner_json(&r, parent, code);
+		else
+			printf("%s\n", parent);
 		if (!set->no_charts)
 			chart_cleanup();
 	}

@@ -26,7 +26,10 @@ struct runner_settings {
 	int		 store;		/* load the results into db */
 	char		*db;		/* the results database's URL */
 	struct references_settings refs; /* --references, shared table */
+	int		 format;	/* 0 text, 1 json (docs/json.md) */
 };
+
+#define RUNNER_JSON_VERSION	1	/* docs/json.md */
 
 int	 runner_main(const struct suite *suite,
 	     const struct runner_settings *set, struct source_cli *cli);

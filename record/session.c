@@ -150,7 +150,8 @@ session_open(struct session *s, const struct session_config *cfg,
 /*
  * Say before the first sample when the source expects a sample to take
  * longer than the interval (the kpageflags scan of a large machine), with
- * the settings that would fit: on stderr and as an event.
+ * the settings that would fit: as an event, and on stderr unless quiet.
+ * A single sample has no interval to keep.
  */
 static void
 session_estimate(struct session *s, const struct sampler_config *scfg,
@@ -158,12 +159,13 @@ session_estimate(struct session *s, const struct sampler_config *scfg,
 {
 	char *basis, *advice;
 
-	if (s->cfg.replay != NULL)
+	if (s->cfg.replay != NULL || scfg->count == 1)
 		return;
 	source_estimate(s->cfg.src, (double)scfg->interval_ns / 1e9, &basis,
 	    &advice);
 	if (advice != NULL) {
-		log_warnx("%s", advice);
+		if (!log_is_quiet())
+			log_warnx("%s", advice);
 		if (s->sinkp != NULL)
 			sink_csv_event(&s->sink, 0.0, "warning", advice, phase,
 			    NULL);

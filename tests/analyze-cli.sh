@@ -45,6 +45,11 @@ expect_out '\| +\| start +\| ~480MB +\| 512MB +\|' \
 expect_out '\| Region 0 \| 1500 +\| 0 +\| 1005 +\|' \
     "seed table: free pages summed over zones, checkpoint at 0.9 s uses the 1 s sample"
 expect_out '\| Region 3 \| 1000 +\| 1000 +\| 1000 +\|' "seed table: last region"
+expect_out '\| Region 4 \| hole +\| hole +\| hole +\|' \
+    "seed table: a region without memory says hole, not 0 free pages"
+expect_out '^	hole: no memory in the region$' "seed table: what hole means"
+rb analyze "$D" --table seed --format markdown
+expect_out '^\| Region 4 \| hole \| hole \| hole \|$' "seed table in markdown: hole"
 rb analyze "$D" --table seed --format csv
 expect_out '^0,1,2000,1000,0$' "seed table as CSV"
 

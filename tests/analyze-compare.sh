@@ -79,6 +79,9 @@ expect_rc 0 "--format json"
 if /usr/bin/python3 -c 'import json' 2>/dev/null; then
 	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=[x for x in d["metrics"] if x["metric"]=="spread_index.twmean"][0]; sys.exit(0 if abs(m["groups"][1]["p_value"]-0.0031255892524457277) < 1e-9 else 1)' "$WORK/out"
 	ok $? "JSON p-value equals scipy's"
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["metrics_shown"] == "headline" and d["metrics"] and all(m["headline"] for m in d["metrics"]) else 1)' "$WORK/out"
+	ok $? "JSON: the headline metrics by default"
+	rb compare "$WORK/vanilla" "$WORK/patched" --format json --all
 	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m={x["metric"]: x for x in d["metrics"]}; t=m["workload.pagetest.throughput"]; sys.exit(0 if m["spread_index.twmean"]["better"]=="lower" and m["used_pages.twmean"]["better"] is None and t["better"]=="higher" and abs(t["groups"][0]["hmean"]-3/(1/1000+1/1010+1/990)) < 1e-6 and m["spread_index.twmean"]["groups"][0]["hmean"] is None and m["spread_index.twmean"]["headline"] and not m["spread_index.final"]["headline"] else 1)' "$WORK/out"
 	ok $? "JSON: better direction, harmonic mean of rates, headline flag"
 fi

@@ -224,8 +224,12 @@ sys.exit(0 if d["outcome"] == "failed" and d["failed"] == 2 and
          s["change_pct"] > 150 and s["p_value"] < 0.05 and
          s["reason"] == "worse than allowed and significant" and
          t["verdict"] == "passed" and t["mean"] == "harmonic" and
-         d["unit"].startswith("unit: boot") else 1)' "$WORK/out"
-ok $? "JSON: outcome, counts and every check with rule, phase, metric, verdict, reason, means, change, p"
+         d["unit"] == "boot" and
+         d["unit_note"].startswith("unit: boot") and
+         d["baseline_counts"]["runs"] == 3 and
+         d["candidate_counts"]["boots"] >= 1 and
+         "runs_without_boot_id" in d["baseline_counts"] else 1)' "$WORK/out"
+ok $? "JSON: outcome, counts, unit and every check with rule, phase, metric, verdict, reason, means, change, p"
 rb gate --baseline "$WORK/base" --candidate "$WORK/cand" \
     --rules "$WORK/none.ini" --format json
 expect_rc 2 "gate --format json: a vacuous gate is still not judged"

@@ -255,7 +255,20 @@ EOF
 	expect_out "4194304 pages at [0-9.]+ ns each, [12] scan threads?" \
 	    "info says what the estimate rests on"
 	rb sample --source kpageflags $PB --interval 1ms --count 1 \
-	    --out "$WORK/s4" --quiet
+	    --out "$WORK/sone"
+	expect_rc 0 "one sample with an interval shorter than the scan"
+	! grep -q 'longer than' "$WORK/err" "$WORK/sone/events.csv"
+	ok $? "no warning for one sample: it has no interval to keep"
+	rb sample --source kpageflags $PB --interval 1ms --count 2 \
+	    --out "$WORK/sq" --quiet
+	expect_rc 0 "sample --quiet with an interval shorter than the scan"
+	! grep -q 'longer than' "$WORK/err"
+	ok $? "--quiet silences the warning on stderr"
+	grep -q '^0.000,warning,"kpageflags: a sample.s scan takes about' \
+	    "$WORK/sq/events.csv"
+	ok $? "--quiet: the warning is still an event in events.csv"
+	rb sample --source kpageflags $PB --interval 1ms --count 2 \
+	    --out "$WORK/s4"
 	expect_rc 0 "sample with an interval shorter than the scan"
 	[ "$(grep -c 'longer than the 0.001 s interval' "$WORK/err")" = 1 ]
 	ok $? "one warning line on stderr"

@@ -50,10 +50,12 @@ $(UNIT_TESTS_EXE): tests/t-%$(EXEEXT): tests/t-%.c tests/tap.h config.h \
 -include $(UNIT_TESTS:=.d)
 
 UNIT_TESTS += tests/t-units tests/t-opt tests/t-vmstat tests/t-term
-TESTS += tests/cli-basics.sh tests/help-man.sh \
+TESTS += tests/cli-basics.sh tests/cli-errors.sh tests/json-shapes.sh \
+	tests/completion.sh tests/help-man.sh \
 	tests/store-cli.sh tests/docs-commands.sh tests/registries.sh
 EXTRA_DIST += tests/cli-basics.sh tests/help-man.sh tests/registries.sh \
-	tests/store-cli.sh tests/docs-commands.sh
+	tests/store-cli.sh tests/docs-commands.sh tests/cli-errors.sh \
+	tests/json-shapes.sh tests/json-shape.py tests/completion.sh
 
 
 # ---- procfs: the /proc parsers
@@ -196,8 +198,8 @@ CLEANFILES += tests/perf-chart
 
 
 # ---- runner: run, suites, signals, verify.
-TESTS += tests/runner-cli.sh tests/term-cli.sh
-EXTRA_DIST += tests/runner-cli.sh tests/term-cli.sh
+TESTS += tests/runner-cli.sh tests/term-cli.sh tests/term-fit.sh
+EXTRA_DIST += tests/runner-cli.sh tests/term-cli.sh tests/term-fit.sh
 
 
 # ---- hardening

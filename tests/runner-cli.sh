@@ -126,6 +126,9 @@ kill -INT $pid
 wait $pid
 RC=$?
 expect_rc 130 "SIGINT ends the run with 130"
+grep -qxF "run: interrupted in phase 1/1 (hold); partial results in $out; check them with 'regionbench verify $out'" \
+    "$WORK/int.err"
+ok $? "says where it was interrupted, where the results are, what next"
 grep -q '"status": "interrupted"' "$out/meta.json"
 ok $? "meta.json says interrupted"
 grep -q ',interrupted,' "$out/events.csv"

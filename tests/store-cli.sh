@@ -125,6 +125,38 @@ check_engine() {
 
 check_engine sqlite "sqlite:$WORK/r.db"
 
+# A tree with an interrupted run: the complete ones are stored, the other
+# skipped with a warning and counted; --strict stores none.
+mkdir -p "$WORK/mixed"
+for i in 1 2 3; do
+	cp -r "$WORK/runs/a/$i" "$WORK/mixed/r$i"
+	sed -i 's/"label": "a"/"label": "m"/; s/"run_id": "\([^"]*\)"/"run_id": "m-\1"/' \
+	    "$WORK/mixed/r$i/meta.json"
+done
+sed -i 's/"status": "complete"/"status": "interrupted"/' \
+    "$WORK/mixed/r2/meta.json"
+rb store "$WORK/mixed/" --db "sqlite:$WORK/m.db" --strict
+expect_rc 2 "--strict: an interrupted run stores none"
+expect_err "mixed/r2: status interrupted, not complete" "--strict names the run"
+rb store "$WORK/mixed/" --db "sqlite:$WORK/m.db"
+expect_rc 0 "a tree with an interrupted run stores the complete ones"
+expect_err "^regionbench: warning: store: skipped $WORK/mixed/r2: status interrupted, not complete \(--partial stores it\)$" \
+    "one warning for the run skipped, its path without a double slash"
+[ "$(grep -c 'skipped' "$WORK/err")" -eq 1 ]
+ok $? "one warning, for the one run skipped"
+expect_out "^stored 2 runs in sqlite:$WORK/m\.db \(0 already there, replaced\); skipped 1 that did not complete$" \
+    "the summary line counts what was stored and skipped"
+rb compare --db "sqlite:$WORK/m.db" 'db:label=m'
+expect_out "db:label=m: 2 runs" "the two complete runs are stored"
+rb store "$WORK/mixed/r2" --db "sqlite:$WORK/m.db"
+expect_rc 2 "nothing to store but an interrupted run"
+expect_err "nothing stored: 1 run found, none complete \(--partial stores it\)" \
+    "says nothing was stored and why"
+rb compare --db "sqlite:$WORK/m.db" 'db:label=nothing'
+expect_rc 2 "a selection matching nothing"
+expect_err "^regionbench: error: db:label=nothing: no stored run matches this selection in sqlite:" \
+    "the error names the selection"
+
 # A run written before run ids: its id is derived, so it stays one run.
 cp -r "$WORK/runs/b/1" "$WORK/legacy"
 sed -i '/"run_id"/d; s/"label": "b"/"label": "old"/' "$WORK/legacy/meta.json"

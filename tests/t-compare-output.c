@@ -140,9 +140,19 @@ main(void)
 	text = printed(set, &o, P_JSON);
 	root = json_loads(text, 0, &err);
 	tap_ok(root != NULL && json_array_size(json_object_get(root,
+	    "metrics")) > 0 && json_array_size(json_object_get(root,
+	    "metrics")) < (size_t)set->nkeys &&
+	    strcmp(json_string_value(json_object_get(root, "metrics_shown")),
+	    "headline") == 0, "JSON: the headline keys by default");
+	json_decref(root);
+	free(text);
+	o.all = 1;
+	text = printed(set, &o, P_JSON);
+	root = json_loads(text, 0, &err);
+	tap_ok(root != NULL && json_array_size(json_object_get(root,
 	    "metrics")) == (size_t)set->nkeys &&
 	    strcmp(json_string_value(json_object_get(root, "differences")),
-	    "host differs") == 0, "JSON: every key and the differences");
+	    "host differs") == 0, "JSON --all: every key and the differences");
 	json_decref(root);
 	free(text);
 	json_decref(o.notes);

@@ -36,7 +36,8 @@ main(void)
 	struct seed_table t;
 	struct results *res;
 	char *dir, *text, name[48], *cause = NULL;
-	int nevents;
+	uint64_t *uninit, *saved;
+	int nevents, i;
 
 	dir = xasprintf("%s/analyze/basic", data != NULL ? data :
 	    "tests/data");
@@ -81,6 +82,27 @@ main(void)
 	tap_eq_str(t.cols[1].head, "1.000s", "headed by its time");
 	seed_table_free(&t);
 	res->nevents = nevents;
+
+	/* Region 4 has no memory; give it uninitialised pages. */
+	text = printed(seed_table_print_text, res);
+	tap_ok(strstr(text, "| Region 4 | hole  | hole   | hole  |\n") !=
+	    NULL && strstr(text, "\thole: no memory in the region\n") !=
+	    NULL, "text: a region without memory is a hole, not 0 free");
+	free(text);
+	uninit = xcalloc((size_t)res->samples.n * res->nregions,
+	    sizeof *uninit);
+	for (i = 0; i < res->samples.n; i++)
+		uninit[(size_t)i * res->nregions + 4] = 100;
+	saved = res->uninit;
+	res->uninit = uninit;
+	text = printed(seed_table_print_markdown, res);
+	tap_ok(strstr(text, "| Region 4 | uninit | uninit | uninit |\n") !=
+	    NULL && strstr(text, "uninit: memory the kernel has not "
+	    "initialised yet") != NULL, "markdown: memory not initialised "
+	    "yet is uninit");
+	free(text);
+	res->uninit = saved;
+	free(uninit);
 	results_free(res);
 	free(dir);
 	return (tap_done());

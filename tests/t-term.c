@@ -109,6 +109,45 @@ test_fold(void)
 }
 
 /*
+ * Runs of unknown regions fold to one '?' each and take no room from the
+ * others; the scale asked for is kept; the terminal's line at 80 columns
+ * keeps the phase's name with 22 regions of memory and 28 not initialised
+ * (the machine the issue was seen on), one region a glyph; a phase whose
+ * later phases have no known length says the time left in the phase.
+ */
+static void
+test_fold_runs(void)
+{
+	double used[10] = { 0, 1, -1, -1, -1, 1, -1, 0.5, -1, -1 };
+	double many[50];
+	struct term_progress tp = {
+		.suite = "quick", .rep = 1, .nreps = 1, .phase = 1,
+		.nphases = 4, .phase_name = "pagetest",
+		.workload = "pagetest", .state = TERM_RUNNING,
+		.progress = 0.77, .elapsed = 9, .left = 3,
+		.left_in_phase = 1,
+	};
+	char buf[64], line[4096];
+	int i;
+
+	tap_eq_u64(term_fold_runs(used, 10, 10, 0, buf, sizeof buf), 1,
+	    "runs: 1 per");
+	tap_eq_str(buf, " @?@?+?", "a run of unknown regions is one '?', a "
+	    "lone one stays");
+	tap_eq_u64(term_fold_runs(used, 10, 10, 2, buf, sizeof buf), 2,
+	    "the scale asked for is kept");
+	tap_eq_str(buf, "+?@+?", "two a glyph, never across a run");
+	for (i = 0; i < 50; i++)
+		many[i] = i >= 6 && i < 28 ? 0.5 : -1;
+	many[0] = many[1] = 0;
+	term_progress_line(line, sizeof line, 79, 0, &tp, many, 50);
+	tap_ok(strstr(line, "phase 1/4 pagetest running 77% 9s phase ~3s "
+	    "left [") != NULL && strstr(line, "per glyph") == NULL &&
+	    strlen(line) <= 79 && tp.per == 1, "80 columns: the phase's name, "
+	    "the time left in the phase, one region a glyph: %s", line);
+}
+
+/*
  * A plain line that does not fit whole keeps the phase's name, dropping
  * first what tells least: the workload's name, the suite, an unknown time
  * left.  The phase named after its workload says it once.
@@ -216,6 +255,7 @@ main(void)
 	size_t w, c;
 
 	test_fold();
+	test_fold_runs();
 	for (w = 0; w < sizeof widths / sizeof widths[0]; w++)
 		for (c = 0; c < sizeof counts / sizeof counts[0]; c++)
 			test_line(widths[w], counts[c], TERM_RUNNING);

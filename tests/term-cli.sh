@@ -40,7 +40,7 @@ for size in 80x24 200x50; do
 	    '$TESTDATA/runner/tiny.ini' --out '$WORK/run$w' --no-charts \
 	    >/dev/null"
 	ok $? "$size: run of a two-phase suite on a terminal"
-	n=$(widest "$WORK/run$w.all" ' rep 1/1 ')
+	n=$(widest "$WORK/run$w.all" 'phase [0-9]+/[0-9]+ ')
 	[ "$n" -gt 0 ] && [ "$n" -le "$w" ]
 	ok $? "$size: the progress line fits ($n columns)"
 	grep -q 'phase 2/2' "$WORK/run$w.all"

@@ -30,6 +30,9 @@ ab shuffle --append page_alloc.shuffle=0 --append-b page_alloc.shuffle=1 \
 expect_rc 1 "A/B: the gate fails page_alloc.shuffle=1"
 grep -q '^FAIL: spread_index' "$WORK/out"
 ok $? "A/B: spread_index is what fails"
+grep -qx "regionbench: ab: boot 3/3 of shuffle: results in $(cd "$WORK/shuffle" && pwd -P)/shuffle-3/run" \
+    "$WORK/err"
+ok $? "A/B: each boot ends saying where its run is on the host"
 grep -q '^pass: guest kernel: no bug reported by the candidate.s kernel in its 3 runs made in guests' \
     "$WORK/out"
 ok $? "A/B: the gate checked the candidate's kernel logs"

@@ -47,6 +47,8 @@ ok $st "the cache drops what went unused longest, keeps what was just used, with
 [ $st -eq 0 ] || diag "$(ls -l "$cache")"
 expect_rc 7 "the command's exit status comes back"
 expect_out "sample exited 0" "the command's output is relayed"
+grep -qx "regionbench: vm: results in $(cd "$out" && pwd -P)" "$WORK/err"
+ok $? "vm ends saying where the results are on the host"
 grep -qx "the guest's stderr" "$WORK/err" &&
     ! grep -q "the guest's stderr" "$WORK/out" &&
     ! grep -q "sample exited" "$WORK/err"

@@ -96,6 +96,7 @@ vm_ab_boot(struct vm_ab_state *st, int s, long i, char **run_args,
 {
 	const struct vm_ab_settings *set = st->set;
 	struct vm_settings side;
+	char *abs;
 	int j, n, rc;
 
 	vm_ab_side(set, s, &side);
@@ -124,6 +125,11 @@ vm_ab_boot(struct vm_ab_state *st, int s, long i, char **run_args,
 		    "%s (exit %d); see its vm-console.log", side.out, rc);
 	}
 	st->runs[s][i] = xasprintf("%s/run", side.out);
+	if (rc == 0 && (abs = realpath(st->runs[s][i], NULL)) != NULL) {
+		log_infox("ab: boot %ld/%ld of %s: results in %s", i + 1,
+		    set->boots, st->labels[s], abs);
+		free(abs);
+	}
 	free(side.out);
 	return (rc);
 }

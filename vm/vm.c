@@ -600,6 +600,19 @@ vm_make_facts(struct vm_boot *b, char **argv, int argc)
  * Boot the kernel of set and run argv in it.  Returns the command's exit
  * status (0-255) or a negative exit code with a cause.
  */
+/*
+ * "vm: results in DIR" with the host's absolute path: the command ran
+ * there, so what it printed (run's "run") is relative to it.
+ */
+static void
+vm_say_results(const char *out)
+{
+	char *abs = realpath(out, NULL);
+
+	log_infox("vm: results in %s", abs != NULL ? abs : out);
+	free(abs);
+}
+
 int
 vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 {
@@ -645,6 +658,9 @@ vm_run(const struct vm_settings *set, char **argv, int argc, char **cause)
 		    set->cpus, set->cpus == 1 ? "" : "s", set->nodes,
 		    set->nodes == 1 ? "" : "s", b.out);
 	rc = vm_boot(&b, cause);
+	/* The command printed guest paths; end with where they are here. */
+	if (rc >= 0 && !set->quiet && !set->output_to_stderr)
+		vm_say_results(b.out);
 facts:
 	now = meta_utc_now();
 	json_object_set_new(b.facts, "end_time", json_string(now));
