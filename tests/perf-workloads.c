@@ -171,6 +171,7 @@ struct bare_thread {
 	pthread_barrier_t	*start;
 	uint64_t		 bytes;
 	int			 method;
+	char			*map;
 	uint64_t		 end_ns;
 };
 
@@ -179,8 +180,9 @@ struct bare_thread {
  * threads never merge into one area (whose per-area fault lock both would
  * then share), no THP; give every page a fresh page in order: a write per
  * page (first touch), or MADV_POPULATE_WRITE per 2 MiB and then the
- * writes, which find their pages present.  The munmap is left out, as
- * pagetest leaves out its last.
+ * writes, which find their pages present.  The caller unmaps it once
+ * every thread is done: an unmap flushes the TLB of the CPUs running the
+ * other threads.
  */
 static void *
 bare_pages_thread(void *arg)
@@ -204,7 +206,7 @@ bare_pages_thread(void *arg)
 			p[o + i] = 1;
 	}
 	bt->end_ns = units_now_ns();
-	munmap(p, bt->bytes + ps);
+	bt->map = p;
 	return (NULL);
 }
 
@@ -238,6 +240,8 @@ bare_pages(uint64_t bytes, int nthreads, int method)
 		if (bt[i].end_ns > t1)
 			t1 = bt[i].end_ns;
 	}
+	for (i = 0; i < nthreads; i++)
+		munmap(bt[i].map, bt[i].bytes + ps);
 	pthread_barrier_destroy(&start);
 	return ((double)(bt[0].bytes / ps) * nthreads * 1e9 /
 	    (double)(t1 - t0));
