@@ -102,6 +102,16 @@ rb workload pagetest --size 4M --threads 1 --prefault none --touch random
 expect_rc 0 "pagetest --prefault none (the seed's sequence)"
 expect_out '^total +resident +1024 ' "every page touched is resident"
 
+for how in write read; do
+	rb workload pagetest --size 5M --threads 2 --chunk 1M --prefault $how
+	expect_rc 0 "pagetest --prefault $how"
+	expect_out '^total +pages +1280 ' "--prefault $how: every page counted"
+	expect_out '^total +resident +1280 ' "--prefault $how: all resident"
+done
+rb workload pagetest --size 4M --prefault sideways
+expect_rc 2 "an unknown --prefault"
+expect_err 'write' "names the choices"
+
 rb workload pagetest --size 4M --threads 2 --populate
 expect_rc 0 "pagetest --populate"
 expect_out '^total +resident +1024 ' "populated pages are resident"

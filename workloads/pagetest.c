@@ -1,14 +1,19 @@
 /*
  * pagetest: the seed's test.  Each thread maps its share of --size and
- * writes one byte per page, so every page is one page fault and one fresh
- * page from the allocator; this is what the cover letter's table was
- * measured with.  --cycles frees and repeats, --hold keeps the memory for
- * a while (so a sampler sees it), --mlock locks it as it is faulted.
- * By default (--prefault read) the kernel faults each 2 MiB step in with
- * MADV_POPULATE_READ just before the writes reach it, as stress-ng's vm
- * stressor does: one call per step instead of one exception per page.
- * The same pages are allocated in the same order, so placement is the
- * seed's; --prefault none is the seed's exact sequence.
+ * writes one byte per page, so every page is one fresh page from the
+ * allocator, in order; this is what the cover letter's table was measured
+ * with.  --cycles frees and repeats, --hold keeps the memory for a while
+ * (so a sampler sees it), --mlock locks it as it is faulted.
+ *
+ * By default (--prefault write) the kernel faults each 2 MiB step in with
+ * MADV_POPULATE_WRITE just before the writes reach it: one call instead of
+ * one exception per page, the same pages in the same order, and the writes
+ * then find their pages present.  --prefault read (MADV_POPULATE_READ, as
+ * stress-ng's vm stressor does) maps the shared zero page first, so every
+ * write is a copy-on-write fault that replaces a present entry and must
+ * flush the TLB of every other CPU running this process: an interrupt per
+ * page once there are two threads.  --prefault none is the seed's exact
+ * sequence, one write fault per page.
  */
 #include "config.h"
 
@@ -34,7 +39,11 @@
 #define PAGETEST_POPULATE_STEP 512
 
 enum pagetest_touch { PAGETEST_SEQ, PAGETEST_RANDOM };
-enum pagetest_prefault { PAGETEST_PREFAULT_READ, PAGETEST_PREFAULT_NONE };
+enum pagetest_prefault {
+	PAGETEST_PREFAULT_WRITE,
+	PAGETEST_PREFAULT_READ,
+	PAGETEST_PREFAULT_NONE
+};
 
 struct pagetest_settings {
 	int		 touch;
@@ -55,8 +64,8 @@ struct pagetest_plan {
 enum { PAGETEST_PAGES, PAGETEST_RESIDENT, PAGETEST_CYCLES };
 
 static const char *const pagetest_touch_choices[] = { "seq", "random", NULL };
-static const char *const pagetest_prefault_choices[] = { "read", "none",
-	NULL };
+static const char *const pagetest_prefault_choices[] = { "write", "read",
+	"none", NULL };
 
 #define PO(f) offsetof(struct pagetest_settings, f)
 static const struct opt_def pagetest_options[] = {
@@ -64,10 +73,11 @@ static const struct opt_def pagetest_options[] = {
 	  .arg = "ORDER", .def = "seq", .choices = pagetest_touch_choices,
 	  .help = "order in which pages are touched" },
 	{ .name = "prefault", .type = OPT_ENUM, .offset = PO(prefault),
-	  .arg = "HOW", .def = "read", .choices = pagetest_prefault_choices,
-	  .help = "fault each 2 MiB in with madvise(MADV_POPULATE_READ) "
-	  "just ahead of the writes (read), or let every write fault "
-	  "(none: the seed's sequence); --touch seq only" },
+	  .arg = "HOW", .def = "write", .choices = pagetest_prefault_choices,
+	  .help = "fault each 2 MiB in just ahead of the writes with "
+	  "madvise(MADV_POPULATE_WRITE) (write), or MADV_POPULATE_READ, "
+	  "then a copy-on-write fault per page (read), or let every write "
+	  "fault (none: the seed's sequence); --touch seq only" },
 	{ .name = "chunk", .type = OPT_SIZE, .offset = PO(chunk), .arg = "SIZE",
 	  .def = "0",
 	  .help = "size of each mapping (0: one mapping per thread)" },
@@ -143,18 +153,22 @@ pagetest_stride(uint64_t n)
 }
 
 /*
- * Fault n pages at addr in from the kernel side (MADV_POPULATE_READ): one
- * call instead of an exception per page.  Where read faults map the shared
- * zero page (most kernels) each write then takes a copy-on-write fault that
- * allocates the page; where the kernel allocates on read faults (the build
- * VM's) the call allocates it and the write only dirties it.  Either way
- * one fresh page per page, in order.  Before Linux 5.14 the call fails and
- * the writes fault as with --prefault none.
+ * Fault n pages at addr in from the kernel side, one call instead of an
+ * exception per page.  MADV_POPULATE_WRITE allocates each page as a write
+ * fault would, in order.  MADV_POPULATE_READ maps the shared zero page
+ * (RSS does not grow) and each write then takes a copy-on-write fault
+ * that allocates the page.  Either way one fresh page per page, in order.
+ * Before Linux 5.14 the call fails and the writes fault as with
+ * --prefault none; *works is cleared so the call is not tried again.
  */
 static void
-pagetest_populate_read(char *addr, uint64_t n, size_t ps)
+pagetest_prefault(char *addr, uint64_t n, size_t ps, int how, int *works)
 {
-	madvise(addr, n * ps, MADV_POPULATE_READ);
+	int advice = how == PAGETEST_PREFAULT_WRITE ? MADV_POPULATE_WRITE :
+	    MADV_POPULATE_READ;
+
+	if (madvise(addr, n * ps, advice) != 0 && errno == EINVAL)
+		*works = 0;
 }
 
 /*
@@ -163,12 +177,13 @@ pagetest_populate_read(char *addr, uint64_t n, size_t ps)
  */
 static int
 pagetest_touch(struct workload_thread *t, char **maps, int random_order,
-    int prefault)
+    int how)
 {
 	const struct pagetest_plan *p = t->ctx->priv;
 	size_t ps = t->ctx->page_size;
 	uint64_t i, idx, stride = 1, n = p->pages, cp = p->chunk_pages, off;
 	uint64_t left;
+	int prefault = how != PAGETEST_PREFAULT_NONE;
 
 	/* A random order must allocate in that order: no prefault. */
 	if (random_order) {
@@ -179,9 +194,9 @@ pagetest_touch(struct workload_thread *t, char **maps, int random_order,
 		off = idx % cp;
 		if (prefault && off % PAGETEST_POPULATE_STEP == 0) {
 			left = (n - idx + off < cp ? n - idx + off : cp) - off;
-			pagetest_populate_read(maps[idx / cp] + off * ps,
+			pagetest_prefault(maps[idx / cp] + off * ps,
 			    left < PAGETEST_POPULATE_STEP ? left :
-			    PAGETEST_POPULATE_STEP, ps);
+			    PAGETEST_POPULATE_STEP, ps, how, &prefault);
 		}
 		maps[idx / cp][off * ps] = 1;
 		if (random_order) {
@@ -321,8 +336,7 @@ pagetest_run(struct workload_thread *t)
 			}
 		} else
 			stopped = pagetest_touch(t, maps,
-			    s->touch == PAGETEST_RANDOM,
-			    s->prefault == PAGETEST_PREFAULT_READ);
+			    s->touch == PAGETEST_RANDOM, s->prefault);
 		if (!stopped && !fixed && workload_stopping(t))
 			stopped = 1;
 		last = stopped || (fixed && cycle + 1 == s->cycles);

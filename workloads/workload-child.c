@@ -253,7 +253,12 @@ workload_child(struct workload_run *run, pid_t parent, const sigset_t *stops)
 		workload_child_fail(sh, rc, cause);
 	if (pthread_barrier_init(&sh->barrier, NULL, ctx->nthreads) != 0)
 		workload_child_fail(sh, -RB_EXIT_ENV, "pthread_barrier_init");
-	threads = xcalloc(ctx->nthreads, sizeof *threads);
+	/* Each thread its own line pair: calloc aligns to 16 bytes only. */
+	if (posix_memalign((void **)&threads, WORKLOAD_LINE,
+	    (size_t)ctx->nthreads * sizeof *threads) != 0)
+		workload_child_fail(sh, -RB_EXIT_ENV, "out of memory for the "
+		    "threads");
+	memset(threads, 0, (size_t)ctx->nthreads * sizeof *threads);
 	tids = xcalloc(ctx->nthreads, sizeof *tids);
 	for (i = 0; i < ctx->nthreads; i++) {
 		threads[i].ctx = ctx;

@@ -76,7 +76,8 @@ struct workload_shared {
 };
 
 #define WORKLOAD_HEAD_SIZE \
-	((sizeof(struct workload_shared) + 63) & ~(size_t)63)
+	((sizeof(struct workload_shared) + WORKLOAD_LINE - 1) & \
+	~(size_t)(WORKLOAD_LINE - 1))
 
 /* The caller's state of one run. */
 struct workload_run {

@@ -27,6 +27,14 @@
 #define WORKLOAD_MAX_TIMERS	8	/* per-thread operation timers */
 #define WORKLOAD_MAX_THREADS	1024
 
+/*
+ * What one thread writes and others of the process read or write sits
+ * alone in a block of this many bytes: two 64-byte cache lines, since x86
+ * cores fetch lines in adjacent pairs, so a neighbour's writes in the
+ * next line still cost misses.
+ */
+#define WORKLOAD_LINE		128
+
 enum workload_cpu_bind {
 	WORKLOAD_BIND_NONE,
 	WORKLOAD_BIND_COMPACT,
@@ -74,7 +82,7 @@ struct workload_counter {
 struct workload_slot {
 	uint64_t	 work;		/* progress units done */
 	uint64_t	 count[WORKLOAD_MAX_COUNTERS];
-} __attribute__((aligned(64)));
+} __attribute__((aligned(WORKLOAD_LINE)));
 
 /* Timings of one thread, written at the start and end of its interval. */
 struct workload_record {
@@ -87,7 +95,7 @@ struct workload_record {
 	uint64_t	 timer_cpu_ns[WORKLOAD_MAX_TIMERS];
 	int		 ended;
 	int		 rc;
-} __attribute__((aligned(64)));
+} __attribute__((aligned(WORKLOAD_LINE)));
 
 struct workload_shared;
 struct workload_desc;
@@ -106,7 +114,10 @@ struct workload_ctx {
 	void				*priv;		/* the workload's */
 };
 
-/* One worker thread, private to it. */
+/*
+ * One worker thread, private to it: written all the time (the random
+ * generator's state), so each has a block of its own in the array.
+ */
 struct workload_thread {
 	struct workload_ctx	*ctx;
 	int			 index;
@@ -117,7 +128,7 @@ struct workload_thread {
 	uint64_t		 rng;
 	char			*cause;		/* set with workload_fail */
 	void			*priv;
-};
+} __attribute__((aligned(WORKLOAD_LINE)));
 
 /*
  * A workload.  prepare runs in the caller before the fork: it checks the
