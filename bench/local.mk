@@ -3,9 +3,10 @@
 # is record/, the guests vm/.
 noinst_LIBRARIES += bench/libbench.a
 bench_libbench_a_CFLAGS = $(AM_CFLAGS) $(RB_CFLAGS)
+# RB_SOURCE_DATADIR: the suites an uninstalled build completes (as lib/).
 bench_libbench_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/workloads \
 	-I$(top_srcdir)/analyze -I$(top_srcdir)/record -I$(top_srcdir)/vm \
-	-I$(top_srcdir)/bench
+	-I$(top_srcdir)/bench -DRB_SOURCE_DATADIR='"$(abs_top_srcdir)/bench"'
 bench_libbench_a_SOURCES = \
 	bench/command.h \
 	bench/cmd-info.c \
