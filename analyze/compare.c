@@ -85,6 +85,10 @@ compare_load_run(const char *dir, const struct metrics_options *opt,
 	}
 	run = xcalloc(1, sizeof *run);
 	run->dir = xstrdup(dir);
+	/* Copies of a run without an id are told apart by their paths. */
+	run->run_id = res->run_id != NULL && res->run_id[0] != '\0' ?
+	    xstrdup(res->run_id) : NULL;
+	run->real = realpath(dir, NULL);
 	run->label = xstrdup(res->label);
 	run->host = xstrdup(res->host);
 	run->kernel_release = xstrdup(res->kernel_release);
@@ -140,6 +144,8 @@ compare_run_release(struct compare_run *run)
 	int i;
 
 	free(run->dir);
+	free(run->run_id);
+	free(run->real);
 	free(run->label);
 	free(run->host);
 	free(run->kernel_release);
@@ -387,6 +393,60 @@ compare_build_keys(struct compare_set *set)
 	}
 }
 
+/*
+ * Are two runs one: the same run_id, or (for runs written before run ids)
+ * the same directory?
+ */
+static int
+same_run(const struct compare_run *a, const struct compare_run *b)
+{
+	if (a->run_id != NULL && b->run_id != NULL)
+		return (strcmp(a->run_id, b->run_id) == 0);
+	return (a->real != NULL && b->real != NULL &&
+	    strcmp(a->real, b->real) == 0);
+}
+
+/* A run's id for messages. */
+static const char *
+run_name(const struct compare_run *run)
+{
+	return (run->run_id != NULL ? run->run_id : "without run_id");
+}
+
+/*
+ * Count each run of group g once: a run named twice (the same directory
+ * or selection twice, overlapping selections, a copy of a directory) is
+ * one run, not more evidence.  The copies are dropped with a warning that
+ * names them.
+ */
+static void
+compare_group_dedupe(struct compare_set *set, struct compare_group *g)
+{
+	struct compare_run *run;
+	int i, j, kept = 0;
+
+	for (i = 0; i < g->nruns; i++) {
+		run = g->runs[i];
+		for (j = 0; j < kept && !same_run(g->runs[j], run); j++)
+			;
+		if (j == kept) {
+			g->runs[kept++] = run;
+			continue;
+		}
+		log_warnx("%s: %s is the same run as %s (run_id %s): counted "
+		    "once", g->name, run->dir, g->runs[j]->dir, run_name(run));
+		for (j = 0; j < set->nruns && set->runs[j] != run; j++)
+			;
+		if (j < set->nruns) {
+			memmove(set->runs + j, set->runs + j + 1,
+			    (set->nruns - j - 1) * sizeof *set->runs);
+			set->nruns--;
+		}
+		compare_run_release(run);
+	}
+	g->nruns = kept;
+}
+
 const char *const compare_group_by_names[] = { "dir", "label", "kernel", NULL };
 
 /* Load every path and group the runs. */
@@ -440,6 +500,8 @@ compare_load(char **paths, int npaths, enum compare_group_by by,
 		free(base);
 		free(runs);
 	}
+	for (i = 0; i < set->ngroups; i++)
+		compare_group_dedupe(set, &set->groups[i]);
 	compare_build_keys(set);
 	*out = set;
 	return (0);
@@ -466,6 +528,8 @@ compare_load_two(char **base, int nbase, char **cand, int ncand,
 			return (rc);
 		}
 	}
+	compare_group_dedupe(set, &set->groups[0]);
+	compare_group_dedupe(set, &set->groups[1]);
 	compare_build_keys(set);
 	*out = set;
 	return (0);

@@ -33,6 +33,8 @@ enum compare_test {
 /* One run, reduced to what comparisons need. */
 struct compare_run {
 	char		*dir;
+	char		*run_id;	/* meta.json's, the stored key; or NULL */
+	char		*real;		/* the directory's real path, or NULL */
 	char		*label;
 	char		*host;
 	char		*kernel_release;

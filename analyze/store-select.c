@@ -169,6 +169,7 @@ select_row(void *arg, int ncols, const char *const *c)
 		    "--empty-tolerance %s", c[C_ID], c[C_TOLERANCE]);
 	run = xcalloc(1, sizeof *run);
 	run->dir = xasprintf("db:run=%s", c[C_ID]);
+	run->run_id = xstrdup(c[C_ID]);
 	run->host = xstrdup(c[C_HOST]);
 	run->kernel_release = xstrdup(c[C_KERNEL]);
 	run->boot_id = c[C_BOOT] != NULL && c[C_BOOT][0] != '\0' ?

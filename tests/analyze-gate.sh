@@ -287,6 +287,30 @@ unit = [n for n in d["notes"] if n.startswith("unit: boot")]
 sys.exit(0 if ns == [3, 1] and unit else 1)' "$WORK/out"
 ok $? "compare: n counts boots (3 and 1) and a note says so"
 
+# Copies of one run (the same run_id) are one run, counted once with a
+# warning that names them: three copies a side are no evidence.
+for side in a b; do
+	mknoisy "$WORK/copies-$side/0" $((1300 + ${#side})) 1
+	sed -i 's/"label": "noisy",/"label": "noisy", "run_id": "run-'$side'",/' \
+	    "$WORK/copies-$side/0/meta.json"
+	cp -r "$WORK/copies-$side/0" "$WORK/copies-$side/1"
+	cp -r "$WORK/copies-$side/0" "$WORK/copies-$side/2"
+done
+rb gate --baseline "$WORK/copies-a" --candidate "$WORK/copies-b" \
+    --rules "$RULES" --unit run
+expect_rc 2 "gate: three copies of one run a side are one run a side"
+expect_err "baseline: $WORK/copies-a/1 is the same run as $WORK/copies-a/0 \\(run_id run-a\\): counted once" \
+    "a warning names the copies"
+expect_out 'baseline: 1 run in 1 boot .*candidate: 1 run in 1 boot' \
+    "each side counts one run"
+rb compare "$WORK/copies-a" "$WORK/copies-b" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ns = {c["n"] for m in d["metrics"] for c in m["groups"]}
+sys.exit(0 if ns == {1} else 1)' "$WORK/out"
+ok $? "compare: n is 1 a side for copies of one run"
+
 # Several directories after one flag, and directories of runs at any depth.
 rb gate --baseline "$WORK/base/0" "$WORK/base/1" "$WORK/base/2" \
     --candidate "$WORK/cand/0" "$WORK/cand/1" "$WORK/cand/2" --rules "$RULES"
