@@ -202,7 +202,8 @@ mw_exact_sf(int m, int n, int k)
  * Two-sided Mann-Whitney U test, as scipy.stats.mannwhitneyu: with groups
  * of at most STATS_MW_EXACT_MAX values each, the exact distribution of U
  * (method="exact": p = 2 P(U >= floor(max(U1, U2))), ties ignored by the
- * distribution, capped at 1); larger groups use the normal approximation
+ * distribution, capped at 1; values equal within STATS_SAME_REL are ties,
+ * where SciPy's figures come from values equal to the last bit); larger groups use the normal approximation
  * with tie and continuity correction (method="asymptotic").  *u is U of
  * group a.  Returns -1 when a group has fewer than two values.
  */
@@ -225,7 +226,12 @@ stats_mann_whitney(const double *a, int na, const double *b, int nb,
 		all[na + i].v = b[i];
 	qsort(all, tot, sizeof *all, ranked_cmp);
 	for (i = 0; i < tot; i = j) {
-		for (j = i + 1; j < tot && all[j].v == all[i].v; j++)
+		/*
+		 * Values within STATS_SAME_REL of the block's smallest are
+		 * ties: run means of the same figures summed in another order
+		 * differ in the last bits, and a 1-ULP difference is no rank.
+		 */
+		for (j = i + 1; j < tot && stats_same(all[i].v, all[j].v); j++)
 			;
 		/* Tied values share the mean of ranks i+1 .. j. */
 		for (k = i; k < j; k++)
