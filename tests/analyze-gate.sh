@@ -169,6 +169,30 @@ expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\
 expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
 expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
 
+# Mann-Whitney with 3 runs a side cannot reach p < 0.05 (its smallest p
+# is 0.1): a spread twice as large is inconclusive, not a pass.
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --test mann-whitney --junit "$WORK/mw.xml"
+expect_rc 2 "gate --test mann-whitney 3 v 3: a large regression is inconclusive"
+expect_out '^inconclusive: spread_index.twmean \[run\]: .*worse by [0-9.]+%, no bound at 95% confidence with 3 and 3 values .*p=0.1 \(alpha 0.05\): worse than allowed, and the test cannot reach alpha with so few values; about 4 boots a side \(1 more\) would decide it$' \
+    "saying the test cannot reach alpha, and how many boots would"
+expect_out '^gate: INCONCLUSIVE \(3 checks, 0 failed, 3 inconclusive, 0 not judged' \
+    "no check passes"
+grep -q 'skipped="3"' "$WORK/mw.xml"
+ok $? "JUnit: inconclusive checks are skipped, not passed"
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --test mann-whitney --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["metric"]: x for x in d["checks"]}
+s = c["spread_index.twmean"]
+sys.exit(0 if d["outcome"] == "inconclusive" and d["inconclusive"] == 3 and
+         s["verdict"] == "inconclusive" and s["worse_bound_pct"] is None and
+         s["more_needed_a_side"] == 1 and s["p_value"] == 0.1 else 1)' \
+    "$WORK/out"
+ok $? "JSON: verdict inconclusive, no bound, one more boot a side"
+
 # Holm's correction judges the three checks' p-values together: the
 # spread's p (0.0031) times 3 is still below 0.05.
 rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
