@@ -295,8 +295,9 @@ gate_judged_message(const struct gate_rule *rule,
 		    res->nbase, res->ncand);
 	else if (rule->require_significance && !res->no_variance &&
 	    !isnan(res->worse_bound_pct))
-		snprintf(bound, sizeof bound, ", at most %.3g%% %s at %g%% "
-		    "confidence", fabs(res->worse_bound_pct),
+		snprintf(bound, sizeof bound, ", %s %.3g%% %s at %g%% "
+		    "confidence", res->worse_bound_pct > 0 ? "at most" :
+		    "at least", fabs(res->worse_bound_pct),
 		    res->worse_bound_pct > 0 ? "worse" : "better",
 		    100 * (1 - rule->alpha));
 	if (res->inconclusive && res->need > 0)
