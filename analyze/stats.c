@@ -290,9 +290,10 @@ mw_exact_sf(int m, int n, int k)
  * of at most STATS_MW_EXACT_MAX values each, the exact distribution of U
  * (method="exact": p = 2 P(U >= floor(max(U1, U2))), ties ignored by the
  * distribution, capped at 1; values equal within STATS_SAME_REL are ties,
- * where SciPy's figures come from values equal to the last bit); larger groups use the normal approximation
- * with tie and continuity correction (method="asymptotic").  *u is U of
- * group a.  Returns -1 when a group has fewer than two values.
+ * where SciPy's figures come from values equal to the last bit); larger
+ * groups use the normal approximation with tie and continuity correction
+ * (method="asymptotic").  *u is U of group a.  Returns -1 when a group has
+ * fewer than two values.
  */
 int
 stats_mann_whitney(const double *a, int na, const double *b, int nb,
