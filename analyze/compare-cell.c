@@ -40,9 +40,49 @@ compare_values(const struct compare_group *g, const struct compare_key *key,
 }
 
 /*
+ * Clamp a cell's confidence interval to what its key can be: a count of
+ * regions, pages, bytes or samples is never negative, a count of regions
+ * never above the most regions a run of the group has, and a share lies
+ * within 0 and 1.  A t-interval of a few skewed counts reaches beyond
+ * both ([-2.0, 18.7] regions); the mean and the test are untouched.
+ */
+static void
+compare_clamp(const struct compare_group *g, const struct compare_key *key,
+    struct compare_cell *cell)
+{
+	static const char *const counts[] = { "regions", "pages", "bytes",
+	    "samples", "overruns" };
+	double lo = NAN, hi = NAN;
+	size_t i;
+	int r, most = 0;
+
+	for (i = 0; i < sizeof counts / sizeof counts[0]; i++)
+		if (strcmp(key->unit, counts[i]) == 0)
+			lo = 0;
+	if (strcmp(key->unit, "regions") == 0) {
+		for (r = 0; r < g->nruns; r++)
+			if (g->runs[r]->nregions > most)
+				most = g->runs[r]->nregions;
+		if (most > 0)
+			hi = most;
+	}
+	if (strcmp(key->unit, "ratio") == 0 && strstr(key->metric, "share") !=
+	    NULL) {
+		lo = 0;
+		hi = 1;
+	}
+	if (!isnan(lo) && cell->desc.ci_low < lo)
+		cell->desc.ci_low = lo;
+	if (!isnan(hi) && cell->desc.ci_high > hi)
+		cell->desc.ci_high = hi;
+}
+
+/*
  * Describe a group for one key, one value per set->unit, and test it
- * against the baseline group.  A change smaller than STATS_SAME_REL of the values is no change: its
- * change_pct is 0 and no test is run, so rounding is never significant.
+ * against the baseline group.  A change smaller than STATS_SAME_REL of the
+ * values is no change: its change_pct is 0 and no test is run, so rounding
+ * is never significant.  The interval is clamped to the key's possible
+ * range (compare_clamp).
  */
 void
 compare_cell(const struct compare_set *set, int base, int group,
@@ -59,6 +99,7 @@ compare_cell(const struct compare_set *set, int base, int group,
 	nb = compare_unit_values(gb, key, set->unit, 0, vb);
 	ng = compare_unit_values(gg, key, set->unit, 0, vg);
 	compare_cell_values(vb, nb, vg, ng, group == base, test, alpha, cell);
+	compare_clamp(gg, key, cell);
 	free(vb);
 	free(vg);
 }

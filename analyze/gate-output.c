@@ -99,14 +99,28 @@ md_cell(FILE *f, const char *s)
 	}
 }
 
+/* "N failed, [M inconclusive, ]K not judged" of a gate's counts. */
+static void
+gate_counts_text(const struct gate_counts *c, char *buf, size_t len)
+{
+	if (c->inconclusive > 0)
+		snprintf(buf, len, "%d failed, %d inconclusive, %d not judged",
+		    c->failed, c->inconclusive, c->unjudged - c->inconclusive);
+	else
+		snprintf(buf, len, "%d failed, %d not judged", c->failed,
+		    c->unjudged);
+}
+
 /* The one-word outcome of a gate (what the exit code says). */
 const char *
 gate_outcome(const struct gate_counts *c)
 {
 	if (c->failed > 0)
 		return ("FAILED");
-	if (c->unjudged > 0)
+	if (c->unjudged > c->inconclusive)
 		return ("NOT JUDGED");
+	if (c->inconclusive > 0)
+		return ("INCONCLUSIVE");
 	return ("passed");
 }
 
@@ -116,16 +130,17 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
     const struct gate_result *r, int n)
 {
 	struct gate_counts c;
-	char limit[32], *note;
+	char limit[32], counts[96], *note;
 	int i;
 
 	gate_count(r, n, &c);
 	fprintf(f, "## regionbench gate: %s%s%s\n\n", c.failed > 0 ||
 	    c.unjudged > 0 ? "**" : "", gate_outcome(&c), c.failed > 0 ||
 	    c.unjudged > 0 ? "**" : "");
-	fprintf(f, "%d checks, %d failed, %d not judged; baseline %d run(s), "
-	    "candidate %d run(s).\n\n", n, c.failed, c.unjudged,
-	    set->groups[0].nruns, set->groups[1].nruns);
+	gate_counts_text(&c, counts, sizeof counts);
+	fprintf(f, "%d checks, %s; baseline %d run(s), candidate %d "
+	    "run(s).\n\n", n, counts, set->groups[0].nruns,
+	    set->groups[1].nruns);
 	note = compare_unit_note(set);
 	fprintf(f, "%s\n\n", note);
 	free(note);
@@ -139,7 +154,7 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 	    "|---|---|---|---|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < n; i++) {
 		gate_limit_text(r[i].rule, limit, sizeof limit);
-		if (!r[i].judged) {
+		if (!r[i].judged && !r[i].inconclusive) {
 			fprintf(f, "| :grey_question: not judged | ");
 			md_cell(f, r[i].rule->name);
 			fprintf(f, " | ");
@@ -155,7 +170,9 @@ gate_write_markdown(FILE *f, const struct compare_set *set,
 				fprintf(f, "` | | | | %s | |\n", limit);
 			continue;
 		}
-		fprintf(f, "| %s | ", r[i].failed ? ":x: FAIL" : "pass");
+		fprintf(f, "| %s | ", r[i].inconclusive ?
+		    ":grey_question: inconclusive" : r[i].failed ? ":x: FAIL" :
+		    "pass");
 		md_cell(f, r[i].rule->name);
 		if (r[i].key == NULL) {
 			/* guest-kernel: runs whose kernel reported a bug */
@@ -228,14 +245,16 @@ gate_print(FILE *f, const struct compare_set *set,
 {
 	int i, nb = set->groups[0].nruns, nc = set->groups[1].nruns;
 	struct gate_counts c;
+	char counts[96];
 
 	gate_count(r, n, &c);
+	gate_counts_text(&c, counts, sizeof counts);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s\n", r[i].message);
-	fprintf(f, "gate: %s (%d check%s, %d failed, %d not judged; "
-	    "baseline %d run%s, candidate %d run%s; rules %s", gate_outcome(&c),
-	    n, n == 1 ? "" : "s", c.failed, c.unjudged, nb, nb == 1 ? "" :
-	    "s", nc, nc == 1 ? "" : "s", rules_path);
+	fprintf(f, "gate: %s (%d check%s, %s; baseline %d run%s, candidate "
+	    "%d run%s; rules %s", gate_outcome(&c), n, n == 1 ? "" : "s",
+	    counts, nb, nb == 1 ? "" : "s", nc, nc == 1 ? "" : "s",
+	    rules_path);
 	if (c.adjusted > 0)
 		fprintf(f, "; p-values Holm-adjusted over %d test%s",
 		    c.adjusted, c.adjusted == 1 ? "" : "s");
@@ -268,6 +287,7 @@ gate_json_check(const struct gate_result *r)
 	const struct gate_rule *rule = r->rule;
 	json_t *c = json_object();
 	char limit[32];
+	int measured = r->judged || r->inconclusive;
 
 	gate_limit_text(rule, limit, sizeof limit);
 	json_object_set_new(c, "rule", json_string(rule->name));
@@ -275,32 +295,41 @@ gate_json_check(const struct gate_result *r)
 	    r->key->phase : rule->phase));
 	json_object_set_new(c, "metric", json_string(r->key != NULL ?
 	    r->key->metric : rule->metric));
-	json_object_set_new(c, "verdict", json_string(!r->judged ?
-	    "not judged" : r->failed ? "failed" : "passed"));
+	json_object_set_new(c, "verdict", json_string(r->inconclusive ?
+	    "inconclusive" : !r->judged ? "not judged" : r->failed ?
+	    "failed" : "passed"));
 	json_object_set_new(c, "reason", json_string(r->reason != NULL ?
 	    r->reason : ""));
 	json_object_set_new(c, "mean", json_string(rule->harmonic ?
 	    "harmonic" : "arithmetic"));
 	json_object_set_new(c, "better", json_string(gate_better_word(r)));
 	json_object_set_new(c, "allowed", json_string(limit));
-	json_object_set_new(c, "n_baseline", r->key != NULL || r->judged ?
+	json_object_set_new(c, "n_baseline", r->key != NULL || measured ?
 	    json_integer(r->nbase) : json_null());
-	json_object_set_new(c, "n_candidate", r->key != NULL || r->judged ?
+	json_object_set_new(c, "n_candidate", r->key != NULL || measured ?
 	    json_integer(r->ncand) : json_null());
-	json_object_set_new(c, "baseline_mean", r->judged ?
+	json_object_set_new(c, "baseline_mean", measured ?
 	    gate_json_num(r->base_mean) : json_null());
-	json_object_set_new(c, "candidate_mean", r->judged ?
+	json_object_set_new(c, "candidate_mean", measured ?
 	    gate_json_num(r->cand_mean) : json_null());
-	json_object_set_new(c, "change_pct", !r->judged ? json_null() :
+	json_object_set_new(c, "change_pct", !measured ? json_null() :
 	    r->unchanged ? json_real(0) : r->base_mean != 0 ?
 	    gate_json_num((r->cand_mean - r->base_mean) /
 	    fabs(r->base_mean) * 100) : json_null());
-	json_object_set_new(c, "worse_pct", r->judged ?
+	json_object_set_new(c, "worse_pct", measured ?
 	    gate_json_num(r->worse_pct) : json_null());
-	json_object_set_new(c, "p_value", r->judged && r->tested ?
+	json_object_set_new(c, "p_value", measured && r->tested ?
 	    gate_json_num(r->p) : json_null());
-	json_object_set_new(c, "p_adjusted", r->judged && r->tested ?
+	json_object_set_new(c, "p_adjusted", measured && r->tested ?
 	    gate_json_num(r->p_adjusted) : json_null());
+	json_object_set_new(c, "worse_bound_pct", measured &&
+	    rule->require_significance && !r->no_variance ?
+	    gate_json_num(r->worse_bound_pct) : json_null());
+	json_object_set_new(c, "no_variance", json_boolean(measured &&
+	    r->no_variance));
+	json_object_set_new(c, "more_needed_a_side", r->inconclusive &&
+	    r->need > 0 ? json_integer(r->need - (r->nbase < r->ncand ?
+	    r->nbase : r->ncand)) : json_null());
 	json_object_set_new(c, "alpha", json_real(rule->alpha));
 	json_object_set_new(c, "message", json_string(r->message));
 	return (c);
@@ -338,11 +367,12 @@ gate_print_json(FILE *f, const struct compare_set *set,
 	for (i = 0; i < n; i++)
 		json_array_append_new(checks, gate_json_check(&r[i]));
 	note = compare_unit_note(set);
-	root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o, "
-	    "s:o, s:o, s:o}",
-	    "outcome", c.failed > 0 ? "failed" : c.unjudged > 0 ?
-	    "not judged" : "passed", "checks_total", n, "failed", c.failed,
-	    "not_judged", c.unjudged, "holm_adjusted", c.adjusted, "rules",
+	root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:s, s:o, "
+	    "s:o, s:o, s:o, s:o}", "outcome", c.failed > 0 ? "failed" :
+	    c.unjudged > c.inconclusive ? "not judged" : c.inconclusive > 0 ?
+	    "inconclusive" : "passed", "checks_total", n, "failed", c.failed,
+	    "inconclusive", c.inconclusive, "not_judged", c.unjudged -
+	    c.inconclusive, "holm_adjusted", c.adjusted, "rules",
 	    rules_path, "unit", set->unit == COMPARE_UNIT_BOOT ? "boot" :
 	    "run", "unit_note", note, "baseline_counts",
 	    gate_json_counts(&set->groups[0]), "candidate_counts",

@@ -3,8 +3,8 @@
  * two kernels judge alike: load the rules, load both groups of runs,
  * refuse runs of different suites or (without force) different machines,
  * measure and judge every check, and turn the counts into the exit code:
- * 1 when a check failed, 2 when one got no verdict (a gate passes only on
- * evidence) unless unjudged checks are allowed, else 0.
+ * 1 when a check failed, 2 when one got no verdict or was inconclusive (a
+ * gate passes only on evidence) unless unjudged checks are allowed, else 0.
  */
 #include "config.h"
 
@@ -117,10 +117,11 @@ gate_run(const struct gate_request *req, struct gate_outcome *out,
 		out->exit_code = RB_EXIT_FAIL;
 	else if (out->counts.unjudged > 0 && !req->allow_unjudged) {
 		out->exit_code = RB_EXIT_INPUT;
-		out->note = xasprintf("%d check%s got no verdict: a gate "
+		out->note = xasprintf("%d check%s got no verdict%s: a gate "
 		    "passes only on evidence (--allow-unjudged passes without "
 		    "it)", out->counts.unjudged, out->counts.unjudged == 1 ?
-		    "" : "s");
+		    "" : "s", out->counts.inconclusive > 0 ? " (inconclusive: "
+		    "more runs decide them)" : "");
 	} else
 		out->exit_code = RB_EXIT_OK;
 	return (0);

@@ -11,6 +11,8 @@
 #include "config.h"
 
 #include <fnmatch.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,13 +92,63 @@ gate_too_few(const struct gate_rule *rule, const struct compare_set *set,
 	return (1);
 }
 
-/* Fill in the means, the test and how much worse the candidate is. */
+/* A gate looks this far ahead when it estimates the values that decide. */
+#define GATE_NEED_MAX	1000
+
+/*
+ * The fewest values a side (more than have) with which a difference of dw
+ * against the allowance at (both on the test's scale, dw > 0 worse), in
+ * groups of pooled standard deviation s, would be decided: significant
+ * beyond the allowance when dw exceeds it, else bounded within it; the
+ * Mann-Whitney test also needs the group size at which alpha can be
+ * reached at all.  0 when no size up to GATE_NEED_MAX would.
+ */
+static int
+gate_need(double dw, double at, double s, double alpha,
+    enum compare_test test, int have)
+{
+	double se, t, floor_p;
+	int n, fail = dw > at;
+
+	if (!isfinite(dw) || !isfinite(at) || !(s > 0) || dw == at)
+		return (0);
+	for (n = have + 1; n <= GATE_NEED_MAX; n++) {
+		se = s * sqrt(2.0 / n);
+		if (test == COMPARE_MANN_WHITNEY && n <= STATS_MW_EXACT_MAX) {
+			floor_p = (fail ? 2 : 1) / gsl_sf_choose(2 * n, n);
+			if (floor_p >= alpha)
+				continue;
+		}
+		if (fail) {
+			t = gsl_cdf_tdist_Pinv(1 - alpha / 2, 2 * n - 2);
+			if (dw / se >= t)
+				return (n);
+		} else {
+			t = gsl_cdf_tdist_Pinv(1 - alpha, 2 * n - 2);
+			if (dw + t * se <= at)
+				return (n);
+		}
+	}
+	return (0);
+}
+
+/*
+ * Fill in the means, the test, how much worse the candidate is and how
+ * much worse it may be: the one-sided upper confidence bound (level 1 -
+ * alpha) of the worsening, from Welch's interval of the difference of
+ * means or the Hodges-Lehmann bound that goes with Mann-Whitney.  The
+ * bound is taken on the values tested (reciprocals for harmonic rules)
+ * against the allowance carried onto that scale, with the baseline's mean
+ * as the reference of a percentage.
+ */
 static void
 gate_measure(const struct gate_rule *rule, const double *vb,
     const double *vc, enum compare_test test, struct gate_result *res)
 {
 	struct compare_cell cell;
 	struct stats_desc db;
+	double allow, limit, lt, at, dw, hi, lo, diff, se, df, cb, bound, s;
+	int worse_up, rc;
 
 	compare_cell_values(vb, res->nbase, vc, res->ncand, 0, test,
 	    rule->alpha, &cell);
@@ -114,11 +166,70 @@ gate_measure(const struct gate_rule *rule, const double *vb,
 	res->worse_pct = res->base_mean != 0 ? res->worse /
 	    fabs(res->base_mean) * 100 : (res->worse == 0 ? 0 :
 	    copysign(INFINITY, res->worse));
+	res->no_variance = db.stddev == 0 && cell.desc.stddev == 0;
+	res->worse_bound_pct = NAN;
+
+	/* The allowance as a limit on the candidate's tested mean. */
+	allow = rule->percent ? rule->max_change / 100 *
+	    fabs(res->base_mean) : rule->max_change;
+	limit = res->better_lower ? res->base_mean + allow :
+	    res->base_mean - allow;
+	worse_up = res->better_lower != rule->harmonic;
+	lt = !rule->harmonic ? limit : limit > 0 ? 1 / limit : INFINITY;
+	at = worse_up ? lt - db.mean : db.mean - lt;
+	dw = worse_up ? cell.desc.mean - db.mean : db.mean - cell.desc.mean;
+	if (test == COMPARE_MANN_WHITNEY)
+		rc = stats_mw_shift_bounds(vb, res->nbase, vc, res->ncand,
+		    rule->alpha, &lo, &hi);
+	else {
+		rc = stats_welch_diff(vb, res->nbase, vc, res->ncand, &diff,
+		    &se, &df);
+		hi = diff + (se > 0 ? gsl_cdf_tdist_Pinv(1 - rule->alpha,
+		    df) * se : 0);
+		lo = diff - (hi - diff);
+	}
+	if (rc != 0)
+		return;
+	bound = worse_up ? hi : -lo;
+	res->within = bound <= at;
+	cb = worse_up ? db.mean + bound : db.mean - bound;
+	if (!isfinite(bound))
+		res->worse_bound_pct = INFINITY;
+	else if (rule->harmonic)
+		cb = cb > 0 ? 1 / cb : (res->better_lower ? INFINITY : 0);
+	if (isfinite(bound) && res->base_mean != 0)
+		res->worse_bound_pct = (res->better_lower ? cb -
+		    res->base_mean : res->base_mean - cb) /
+		    fabs(res->base_mean) * 100;
+	s = sqrt((db.stddev * db.stddev + cell.desc.stddev *
+	    cell.desc.stddev) / 2);
+	res->need = gate_need(dw, at, s, rule->alpha, test, res->nbase >
+	    res->ncand ? res->nbase : res->ncand);
+}
+
+/* Leave a measured result inconclusive and say why. */
+static const char *
+gate_inconclusive(struct gate_result *res, int exceeds)
+{
+	res->judged = 0;
+	res->failed = 0;
+	res->inconclusive = 1;
+	if (isinf(res->worse_bound_pct))
+		return (exceeds ? "worse than allowed, and the test cannot "
+		    "reach alpha with so few values" : "the test cannot "
+		    "reach alpha with so few values");
+	return (exceeds ? "worse than allowed but not significant" :
+	    "may be worse than allowed");
 }
 
 /*
- * Decide whether a measured result fails its rule and return why, or NULL
- * when it gets no verdict after all.
+ * Decide a measured result and return why.  With significance required a
+ * pass is evidence too: the candidate passes when the upper confidence
+ * bound of its worsening lies within the allowance (a non-inferiority
+ * test at the rule's alpha), fails when it is worse than allowed and
+ * significantly different, and is inconclusive otherwise.  Two constant
+ * groups (no variance observed) are decided on their difference, since
+ * min_runs values a side agreed.
  */
 static const char *
 gate_verdict(const struct gate_rule *rule, struct gate_result *res)
@@ -127,38 +238,41 @@ gate_verdict(const struct gate_rule *rule, struct gate_result *res)
 
 	exceeds = rule->percent ? res->worse_pct > rule->max_change :
 	    res->worse > rule->max_change;
-	if (res->unchanged) {
-		res->failed = 0;
-		return ("no change");
-	}
-	if (!exceeds) {
-		res->failed = 0;
-		return ("within the allowed change");
-	}
 	if (!rule->require_significance) {
-		res->failed = 1;
-		return ("worse than allowed");
+		res->failed = exceeds && !res->unchanged;
+		return (res->unchanged ? "no change" : exceeds ?
+		    "worse than allowed" : "within the allowed change");
 	}
-	if (!res->tested) {
+	if (res->no_variance) {
+		res->failed = exceeds && !res->unchanged;
+		return (res->unchanged ? "no change, no variance observed" :
+		    exceeds ? "worse than allowed, no variance observed" :
+		    "within the allowed change, no variance observed");
+	}
+	if (!res->tested && !res->unchanged) {
 		/* min_runs >= 2 makes this unreachable; never pass it. */
 		gate_unjudged(res, "significance could not be tested");
 		return (NULL);
 	}
-	if ((isnan(res->p_adjusted) ? res->p : res->p_adjusted) <
-	    rule->alpha) {
+	if (exceeds && res->tested && (isnan(res->p_adjusted) ? res->p :
+	    res->p_adjusted) < rule->alpha) {
 		res->failed = 1;
 		return ("worse than allowed and significant");
 	}
-	res->failed = 0;
-	return ("worse than allowed but not significant");
+	if (res->within) {
+		res->failed = 0;
+		return ("within the allowed change at the rule's confidence");
+	}
+	return (gate_inconclusive(res, exceeds));
 }
 
-/* Set the reason and the one-line message of a judged result. */
+/* Set the reason and the one-line message of a measured result. */
 static void
 gate_judged_message(const struct gate_rule *rule,
     const struct compare_key *key, const char *why, struct gate_result *res)
 {
-	char limit[32], pbuf[128];
+	char limit[32], pbuf[128], bound[160], need[128];
+	const char *unit = res->unit_boot ? "boot" : "run";
 
 	res->reason = xstrdup(why);
 	gate_limit_text(rule, limit, sizeof limit);
@@ -174,13 +288,34 @@ gate_judged_message(const struct gate_rule *rule,
 	else
 		snprintf(pbuf, sizeof pbuf, "no test (significance not "
 		    "required)");
+	bound[0] = need[0] = '\0';
+	if (rule->require_significance && !res->no_variance &&
+	    isinf(res->worse_bound_pct))
+		snprintf(bound, sizeof bound, ", no bound at %g%% confidence "
+		    "with %d and %d values", 100 * (1 - rule->alpha),
+		    res->nbase, res->ncand);
+	else if (rule->require_significance && !res->no_variance &&
+	    !isnan(res->worse_bound_pct))
+		snprintf(bound, sizeof bound, ", %s %.3g%% %s at %g%% "
+		    "confidence", res->worse_bound_pct > 0 ? "at most" :
+		    "at least", fabs(res->worse_bound_pct),
+		    res->worse_bound_pct > 0 ? "worse" : "better",
+		    100 * (1 - rule->alpha));
+	if (res->inconclusive && res->need > 0)
+		snprintf(need, sizeof need, "; about %d %ss a side (%d more) "
+		    "would decide it", res->need, unit, res->need -
+		    (res->nbase < res->ncand ? res->nbase : res->ncand));
+	else if (res->inconclusive)
+		snprintf(need, sizeof need, "; more than %d %ss a side would "
+		    "be needed to decide it", GATE_NEED_MAX, unit);
 	res->message = xasprintf("%s: %s [%s]: %s baseline %.6g (n=%d), "
-	    "candidate %.6g (n=%d), %s by %.3g%% (allowed %s, better %s), %s: "
-	    "%s", res->failed ? "FAIL" : "pass", key->metric, key->phase,
+	    "candidate %.6g (n=%d), %s by %.3g%%%s (allowed %s, better %s), "
+	    "%s: %s%s", res->inconclusive ? "inconclusive" : res->failed ?
+	    "FAIL" : "pass", key->metric, key->phase,
 	    rule->harmonic ? "Hmean" : "Amean", res->base_mean, res->nbase,
 	    res->cand_mean, res->ncand, res->worse > 0 ? "worse" :
-	    "better or equal", fabs(res->worse_pct), limit,
-	    gate_better_word(res), pbuf, why);
+	    "better or equal", fabs(res->worse_pct), bound, limit,
+	    gate_better_word(res), pbuf, why, need);
 }
 
 /*
@@ -213,8 +348,10 @@ gate_measure_key(const struct gate_rule *rule, const struct compare_set *set,
 	bad |= gate_values(rule, set, gc, key, vc, &res->ncand) != 0;
 	if (bad)
 		gate_unjudged(res, "the harmonic mean needs positive values");
-	else if (!gate_too_few(rule, set, res))
+	else if (!gate_too_few(rule, set, res)) {
+		res->unit_boot = set->unit == COMPARE_UNIT_BOOT;
 		gate_measure(rule, vb, vc, test, res);
+	}
 	free(vb);
 	free(vc);
 }
@@ -524,6 +661,8 @@ gate_count(const struct gate_result *r, int n, struct gate_counts *c)
 	for (i = 0; i < n; i++) {
 		if (!r[i].judged)
 			c->unjudged++;
+		if (r[i].inconclusive)
+			c->inconclusive++;
 		else if (r[i].failed)
 			c->failed++;
 		if (!isnan(r[i].p_adjusted))

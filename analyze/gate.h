@@ -70,6 +70,12 @@ struct gate_result {
 	double			 p_adjusted;	/* NAN: not corrected */
 	int			 family;	/* tests adjusted together */
 	int			 failed;
+	int			 inconclusive;	/* measured, neither verdict */
+	int			 no_variance;	/* both groups constant */
+	int			 within;	/* bound within the allowance */
+	int			 unit_boot;	/* values are boots, not runs */
+	double			 worse_bound_pct; /* worse at 1 - alpha */
+	int			 need;		/* values a side to decide; 0 */
 	char			*reason;	/* why the verdict, or none */
 	char			*message;
 };
@@ -78,7 +84,8 @@ struct gate_result {
 struct gate_counts {
 	int		 checks;
 	int		 failed;
-	int		 unjudged;
+	int		 unjudged;	/* inconclusive ones too */
+	int		 inconclusive;
 	int		 adjusted;	/* p-values Holm-adjusted together */
 };
 

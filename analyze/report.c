@@ -46,8 +46,9 @@ static const char report_style[] =
     "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;"
     "font-size:.9em}td.n{text-align:right;font-family:monospace}"
     "th{background:#f0f0f0}img.chart{max-width:100%;height:auto;"
-    "border:1px solid #ddd;margin:.3em 0}.sig{font-weight:bold;"
-    "color:#a33}.note{color:#555;font-size:.9em}"
+    "border:1px solid #ddd;margin:.3em 0}.sig{font-weight:bold}"
+    ".better{color:#17732a}.worse{color:#b22222}"
+    ".note{color:#555;font-size:.9em}"
     ".warn{background:#fde8c8}";
 
 /*
@@ -517,15 +518,56 @@ html_power_states(FILE *f, const struct compare_run *run,
 	    "and 4 MiB.</p>\n", f);
 }
 
-/* The comparison table: every headline key, a column per group. */
+/*
+ * The class of a comparison cell: "sig" when the change is significant,
+ * with "better" or "worse" by the metric's direction in METRIC_LIST (none
+ * for a metric without one).
+ */
+static const char *
+html_cell_class(const struct compare_key *k, const struct compare_cell *c)
+{
+	enum metrics_better better = metrics_better(k->metric, k->unit);
+	int up;
+
+	if (!c->significant || !isfinite(c->change_pct))
+		return (c->significant ? " sig" : "");
+	up = c->change_pct > 0;
+	if (better == METRICS_BETTER_LOWER)
+		return (up ? " sig worse" : " sig better");
+	if (better == METRICS_BETTER_HIGHER)
+		return (up ? " sig better" : " sig worse");
+	return (" sig");
+}
+
+/* A full-precision figure as a data- attribute, for programs to read. */
 static void
-html_compare_table(FILE *f, const struct compare_set *set)
+html_data(FILE *f, const char *name, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " data-%s=\"%.17g\"", name, v);
+}
+
+/*
+ * The comparison table: every headline key, a column per group, with
+ * compare's numbers (compare_cell: the same unit, n, interval, change and
+ * p as `compare --format json`), coloured by the metric's direction.
+ */
+static void
+html_compare_table(FILE *f, const struct compare_set *set,
+    const struct report_options *ro)
 {
 	struct compare_cell cell;
 	const struct compare_key *k;
+	char *note;
 	int i, g;
 
-	fputs("<table>\n<tr><th>phase</th><th>metric</th><th>unit</th>", f);
+	note = compare_unit_note(set);
+	fputs("<p class=\"note\">", f);
+	html_text(f, note);
+	fputs("</p>\n", f);
+	free(note);
+	fputs("<table class=\"compare\">\n<tr><th>phase</th><th>metric</th>"
+	    "<th>unit</th>", f);
 	for (g = 0; g < set->ngroups; g++) {
 		fputs("<th>", f);
 		html_text(f, set->groups[g].name);
@@ -545,9 +587,18 @@ html_compare_table(FILE *f, const struct compare_set *set)
 		html_text(f, k->unit);
 		fputs("</td>", f);
 		for (g = 0; g < set->ngroups; g++) {
-			compare_cell(set, 0, g, k, COMPARE_WELCH, 0.05, &cell);
-			fprintf(f, "<td class=\"n%s\">", cell.significant ?
-			    " sig" : "");
+			compare_cell(set, 0, g, k, ro->test, ro->alpha, &cell);
+			fprintf(f, "<td class=\"n%s\" data-n=\"%d\"",
+			    g > 0 ? html_cell_class(k, &cell) : "",
+			    cell.desc.n);
+			html_data(f, "mean", cell.desc.mean);
+			html_data(f, "ci-low", cell.desc.ci_low);
+			html_data(f, "ci-high", cell.desc.ci_high);
+			if (g > 0)
+				html_data(f, "change-pct", cell.change_pct);
+			if (g > 0 && cell.tested)
+				html_data(f, "p", cell.p);
+			fputs(">", f);
 			html_number(f, cell.desc.mean);
 			if (isfinite(cell.desc.ci_low)) {
 				fputs(" [", f);
@@ -565,10 +616,17 @@ html_compare_table(FILE *f, const struct compare_set *set)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n<p class=\"note\">Mean [95% confidence interval] "
-	    "n=runs, change against the baseline, Welch's t-test p-value "
-	    "when both groups have at least two runs; significant changes "
-	    "(p &lt; 0.05) in bold red.</p>\n", f);
+	fprintf(f, "</table>\n<p class=\"note\">Mean [95%% confidence "
+	    "interval, clamped to the possible range of a count] n=%ss, "
+	    "change against the baseline and %s p-value when both groups "
+	    "have at least two %ss, as <code>regionbench compare</code> "
+	    "prints them; significant changes (p &lt; %g) in bold, "
+	    "<span class=\"better\">green</span> when better and "
+	    "<span class=\"worse\">red</span> when worse by the metric's "
+	    "direction.</p>\n", set->unit == COMPARE_UNIT_BOOT ? "boot" :
+	    "run", ro->test == COMPARE_MANN_WHITNEY ? "the Mann-Whitney U" :
+	    "Welch's t-test", set->unit == COMPARE_UNIT_BOOT ? "boot" : "run",
+	    ro->alpha);
 }
 
 /* A cell of the headline table: the value as the terminal prints it. */
@@ -730,12 +788,35 @@ out_dir(const char *out)
 	return (xstrndup(out, slash - out));
 }
 
-/* Write the report of paths (runs or groups of runs, grouped by `by`) to
- * out. */
+/* The defaults: compare's (one value a boot, Welch, alpha 0.05). */
+void
+report_options_default(struct report_options *ro, enum compare_group_by by)
+{
+	memset(ro, 0, sizeof *ro);
+	ro->by = by;
+	ro->unit = COMPARE_UNIT_BOOT;
+	ro->test = COMPARE_WELCH;
+	ro->alpha = 0.05;
+}
+
+/* report_write_with the defaults. */
 int
 report_write(char **paths, int npaths, enum compare_group_by by,
     const char *out, char **cause)
 {
+	struct report_options ro;
+
+	report_options_default(&ro, by);
+	return (report_write_with(paths, npaths, &ro, out, cause));
+}
+
+/* Write the report of paths (runs or groups of runs) to out. */
+int
+report_write_with(char **paths, int npaths, const struct report_options *ro,
+    const char *out, char **cause)
+{
+	struct metrics_options mo;
+	enum compare_group_by by = ro->by;
 	struct output_file of;
 	struct compare_set *set;
 	struct chart_svg *cmp;
@@ -744,9 +825,12 @@ report_write(char **paths, int npaths, enum compare_group_by by,
 	int rc, i, ncmp;
 	FILE *f;
 
-	if ((rc = compare_load(paths, npaths, by, NULL, NULL, &set,
+	metrics_options_default(&mo);
+	mo.empty_tolerance = ro->empty_tolerance;
+	if ((rc = compare_load(paths, npaths, by, &mo, NULL, &set,
 	    cause)) != 0)
 		return (rc);
+	set->unit = ro->unit;
 	if ((rc = output_open(&of, out, cause)) != 0) {
 		compare_free(set);
 		return (rc);
@@ -786,7 +870,7 @@ report_write(char **paths, int npaths, enum compare_group_by by,
 		for (i = 0; i < ncmp; i++)
 			html_chart(f, &cmp[i]);
 		chart_svg_free(cmp, ncmp);
-		html_compare_table(f, set);
+		html_compare_table(f, set, ro);
 	}
 	for (i = 0; i < set->nruns; i++)
 		if ((rc = html_run(f, set->runs[i], outdir,

@@ -137,6 +137,93 @@ stats_welch(const double *a, int na, const double *b, int nb, double *t,
 	return (0);
 }
 
+static double	mw_exact_sf(int m, int n, int k);
+
+/*
+ * The difference of the means of b and a (b - a), its standard error and
+ * Welch-Satterthwaite degrees of freedom, for confidence bounds of a
+ * change.  Two constant groups have se 0 and df na + nb - 2.  Returns -1
+ * when a group has fewer than two values or a figure is not finite.
+ */
+int
+stats_welch_diff(const double *a, int na, const double *b, int nb,
+    double *diff, double *se, double *df)
+{
+	struct stats_desc da, db;
+	double va, vb;
+
+	if (na < 2 || nb < 2)
+		return (-1);
+	stats_describe(a, na, 0.95, &da);
+	stats_describe(b, nb, 0.95, &db);
+	va = da.stddev * da.stddev / na;
+	vb = db.stddev * db.stddev / nb;
+	*diff = db.mean - da.mean;
+	*se = sqrt(va + vb);
+	if (*se == 0)
+		*df = na + nb - 2;
+	else
+		*df = (va + vb) * (va + vb) / (va * va / (na - 1) +
+		    vb * vb / (nb - 1));
+	if (!isfinite(*diff) || !isfinite(*se) || !isfinite(*df) || *df <= 0)
+		return (-1);
+	return (0);
+}
+
+/* Sort helper for doubles. */
+static int
+double_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/*
+ * One-sided confidence bounds at level 1 - alpha each for the shift of b
+ * against a that goes with the Mann-Whitney test (Hodges-Lehmann): the
+ * k-th smallest and k-th largest of the na * nb differences b_j - a_i,
+ * with k the largest count for which P(U <= k - 1) < alpha under the null
+ * hypothesis (exact up to STATS_MW_EXACT_MAX values a group, else the
+ * normal approximation).  When no k reaches alpha at these group sizes
+ * (3 against 3: P(U <= 0) = 0.05) the bounds are -inf and +inf: the test
+ * cannot tell.  Returns -1 when a group has fewer than two values.
+ */
+int
+stats_mw_shift_bounds(const double *a, int na, const double *b, int nb,
+    double alpha, double *lo, double *hi)
+{
+	double *d, z;
+	int i, j, k, n = na * nb;
+
+	if (na < 2 || nb < 2)
+		return (-1);
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (na <= STATS_MW_EXACT_MAX && nb <= STATS_MW_EXACT_MAX) {
+		/* P(U <= k - 1) = P(U >= n - k + 1), by symmetry. */
+		for (k = 0; k < n / 2 + 1 &&
+		    mw_exact_sf(na, nb, n - k) < alpha; k++)
+			;
+	} else {
+		stats_gsl_quiet();
+		z = gsl_cdf_ugaussian_Qinv(alpha);
+		k = (int)floor(n / 2.0 - z * sqrt(na * (double)nb *
+		    (na + nb + 1) / 12));
+	}
+	if (k < 1)
+		return (0);
+	d = xcalloc(n, sizeof *d);
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	qsort(d, n, sizeof *d, double_cmp);
+	*lo = d[k - 1];
+	*hi = d[n - k];
+	free(d);
+	return (0);
+}
+
 /* One value and the group it came from, for ranking. */
 struct ranked {
 	double	 v;
@@ -202,9 +289,11 @@ mw_exact_sf(int m, int n, int k)
  * Two-sided Mann-Whitney U test, as scipy.stats.mannwhitneyu: with groups
  * of at most STATS_MW_EXACT_MAX values each, the exact distribution of U
  * (method="exact": p = 2 P(U >= floor(max(U1, U2))), ties ignored by the
- * distribution, capped at 1); larger groups use the normal approximation
- * with tie and continuity correction (method="asymptotic").  *u is U of
- * group a.  Returns -1 when a group has fewer than two values.
+ * distribution, capped at 1; values equal within STATS_SAME_REL are ties,
+ * where SciPy's figures come from values equal to the last bit); larger
+ * groups use the normal approximation with tie and continuity correction
+ * (method="asymptotic").  *u is U of group a.  Returns -1 when a group has
+ * fewer than two values.
  */
 int
 stats_mann_whitney(const double *a, int na, const double *b, int nb,
@@ -225,7 +314,12 @@ stats_mann_whitney(const double *a, int na, const double *b, int nb,
 		all[na + i].v = b[i];
 	qsort(all, tot, sizeof *all, ranked_cmp);
 	for (i = 0; i < tot; i = j) {
-		for (j = i + 1; j < tot && all[j].v == all[i].v; j++)
+		/*
+		 * Values within STATS_SAME_REL of the block's smallest are
+		 * ties: run means of the same figures summed in another order
+		 * differ in the last bits, and a 1-ULP difference is no rank.
+		 */
+		for (j = i + 1; j < tot && stats_same(all[i].v, all[j].v); j++)
 			;
 		/* Tied values share the mean of ranks i+1 .. j. */
 		for (k = i; k < j; k++)

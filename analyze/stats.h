@@ -29,6 +29,10 @@ void	 stats_describe(const double *x, int n, double level,
 	     struct stats_desc *d);
 int	 stats_welch(const double *a, int na, const double *b, int nb,
 	     double *t, double *df, double *p);
+int	 stats_welch_diff(const double *a, int na, const double *b, int nb,
+	     double *diff, double *se, double *df);
+int	 stats_mw_shift_bounds(const double *a, int na, const double *b,
+	     int nb, double alpha, double *lo, double *hi);
 int	 stats_mann_whitney(const double *a, int na, const double *b, int nb,
 	     double *u, double *p);
 void	 stats_holm(const double *p, int m, double *adjusted);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,20 +91,35 @@ sqlite_query(void *conn, const char *sql, int n, const char *const *params,
 	struct sqlite_conn *c = conn;
 	sqlite3_stmt *st;
 	const char **cols = NULL;
+	char (*num)[32];
 	int rc, i, ncols, ret = 0;
 
 	if ((st = sqlite_bind(c, sql, n, params, cause)) == NULL)
 		return (-RB_EXIT_ENV);
 	ncols = sqlite3_column_count(st);
 	cols = xcalloc(ncols + 1, sizeof *cols);
+	num = xcalloc(ncols + 1, sizeof *num);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (row == NULL)
 			continue;
-		for (i = 0; i < ncols; i++)
-			cols[i] = (const char *)sqlite3_column_text(st, i);
+		for (i = 0; i < ncols; i++) {
+			/*
+			 * A REAL as the double it is: SQLite's text of it
+			 * has 15 digits, which a value read back from a
+			 * directory does not round to.
+			 */
+			if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
+				snprintf(num[i], sizeof num[i], "%.17g",
+				    sqlite3_column_double(st, i));
+				cols[i] = num[i];
+			} else
+				cols[i] = (const char *)
+				    sqlite3_column_text(st, i);
+		}
 		if ((ret = row(arg, ncols, cols)) != 0)
 			break;
 	}
+	free(num);
 	free(cols);
 	if (ret == 0 && rc != SQLITE_DONE)
 		ret = fail_with(cause, RB_EXIT_ENV, "sqlite: %s",

@@ -56,6 +56,13 @@ const struct opt_def analysis_cli_store_options[] = {
 	{ .name = NULL }
 };
 
+const struct opt_def analysis_cli_report_options[] = {
+	ANALYSIS_OPT_TEST,
+	ANALYSIS_OPT_UNIT,
+	ANALYSIS_OPT_EMPTY_TOLERANCE,
+	{ .name = NULL }
+};
+
 const struct opt_def analysis_cli_metrics_options[] = {
 	ANALYSIS_OPT_EMPTY_TOLERANCE,
 	{ .name = NULL }

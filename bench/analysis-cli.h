@@ -26,6 +26,8 @@ struct analysis_cli {
 extern const struct opt_def analysis_cli_options[];
 /* store: the database and the empty tolerance. */
 extern const struct opt_def analysis_cli_store_options[];
+/* report: the test, the unit and the empty tolerance. */
+extern const struct opt_def analysis_cli_report_options[];
 /* analyze: the empty tolerance. */
 extern const struct opt_def analysis_cli_metrics_options[];
 

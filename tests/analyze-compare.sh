@@ -101,8 +101,16 @@ expect_rc 0 "gate: a better candidate passes"
 expect_out '^gate: passed \(3 checks, 0 failed' "three checks"
 grep -q 'regionbench gate: passed' "$WORK/pass.md"
 ok $? "markdown summary says passed"
+# Equal means prove nothing when the runs vary this much: 3 a side cannot
+# bound the spread's change within 5%, so the gate is inconclusive.
 rb gate --baseline "$WORK/vanilla" --candidate "$WORK/same" --rules "$RULES"
-expect_rc 0 "gate: an equal candidate passes"
+expect_rc 2 "gate: an equal but noisy candidate is inconclusive, not a pass"
+expect_out '^inconclusive: spread_index.twmean \[run\]: .*, at most 13.7% worse at 95% confidence .*: may be worse than allowed; about [0-9]+ boots a side \([0-9]+ more\) would decide it$' \
+    "with the bound it could prove and the boots that would decide it"
+expect_out '^pass: workload.pagetest.throughput .*at most 1.71% worse at 95% confidence.*within the allowed change at the rule.s confidence$' \
+    "while throughput, bounded within 5%, passes"
+expect_out '^gate: INCONCLUSIVE \(3 checks, 0 failed, 2 inconclusive, 0 not judged' \
+    "the summary counts the inconclusive checks"
 rb gate --baseline "$WORK/patched" --candidate "$WORK/vanilla" \
     --rules "$RULES" --junit "$WORK/fail.xml" --markdown "$WORK/fail.md"
 expect_rc 1 "gate: a worse spread index fails with exit 1"
@@ -123,7 +131,7 @@ expect_out '^FAIL: spread_index.twmean .*, p=0.003126 \(Holm-adjusted over 3 tes
 rb gate --baseline "$WORK/vanilla" --candidate "$WORK/slow" --rules "$RULES"
 expect_rc 1 "gate: a 10% throughput drop fails"
 expect_out '^FAIL: workload.pagetest.throughput' "on the throughput rule"
-expect_out '^pass: spread_index' "while the spread rule passes"
+expect_out '^inconclusive: spread_index' "while the spread rule cannot tell"
 rb gate --baseline "$WORK/patched/1" --candidate "$WORK/vanilla/1" \
     --rules "$RULES"
 expect_rc 2 "gate: single runs are not judged"
@@ -184,7 +192,8 @@ expect_out 'how counts were read differs: exact \(.*vanilla/1\); sampled \(--sca
 rb compare "$WORK/vanilla" "$WORK/same"
 ! grep -q 'how counts were read' "$WORK/out"
 ok $? "runs read alike get no such note"
-rb gate --baseline "$WORK/vanilla" --candidate "$WORK/sampled" --rules "$RULES"
+rb gate --baseline "$WORK/vanilla" --candidate "$WORK/sampled" --rules "$RULES" \
+    --allow-unjudged
 expect_rc 0 "gate: sampled against exact is judged"
 expect_err 'how counts were read differs' "with a warning"
 

@@ -169,6 +169,30 @@ expect_out '^FAIL: spread_index.twmean \[run\]: Amean baseline 1\.0[0-9]* \(n=3\
 expect_out '^FAIL: empty_regions.twmean' "and on empty regions"
 expect_out '^pass: workload.pagetest.throughput' "while throughput holds"
 
+# Mann-Whitney with 3 runs a side cannot reach p < 0.05 (its smallest p
+# is 0.1): a spread twice as large is inconclusive, not a pass.
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --test mann-whitney --junit "$WORK/mw.xml"
+expect_rc 2 "gate --test mann-whitney 3 v 3: a large regression is inconclusive"
+expect_out '^inconclusive: spread_index.twmean \[run\]: .*worse by [0-9.]+%, no bound at 95% confidence with 3 and 3 values .*p=0.1 \(alpha 0.05\): worse than allowed, and the test cannot reach alpha with so few values; about 4 boots a side \(1 more\) would decide it$' \
+    "saying the test cannot reach alpha, and how many boots would"
+expect_out '^gate: INCONCLUSIVE \(3 checks, 0 failed, 3 inconclusive, 0 not judged' \
+    "no check passes"
+grep -q 'skipped="3"' "$WORK/mw.xml"
+ok $? "JUnit: inconclusive checks are skipped, not passed"
+rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
+    --test mann-whitney --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["metric"]: x for x in d["checks"]}
+s = c["spread_index.twmean"]
+sys.exit(0 if d["outcome"] == "inconclusive" and d["inconclusive"] == 3 and
+         s["verdict"] == "inconclusive" and s["worse_bound_pct"] is None and
+         s["more_needed_a_side"] == 1 and s["p_value"] == 0.1 else 1)' \
+    "$WORK/out"
+ok $? "JSON: verdict inconclusive, no bound, one more boot a side"
+
 # Holm's correction judges the three checks' p-values together: the
 # spread's p (0.0031) times 3 is still below 0.05.
 rb gate --baseline "$WORK/base" --candidate "$WORK/spread" --rules "$RULES" \
@@ -290,6 +314,125 @@ ns = [c["n"] for m in d["metrics"] for c in m["groups"]
 unit = [n for n in d["notes"] if n.startswith("unit: boot")]
 sys.exit(0 if ns == [3, 1] and unit else 1)' "$WORK/out"
 ok $? "compare: n counts boots (3 and 1) and a note says so"
+
+# Copies of one run (the same run_id) are one run, counted once with a
+# warning that names them: three copies a side are no evidence.
+for side in a b; do
+	mknoisy "$WORK/copies-$side/0" $((1300 + ${#side})) 1
+	sed -i 's/"label": "noisy",/"label": "noisy", "run_id": "run-'$side'",/' \
+	    "$WORK/copies-$side/0/meta.json"
+	cp -r "$WORK/copies-$side/0" "$WORK/copies-$side/1"
+	cp -r "$WORK/copies-$side/0" "$WORK/copies-$side/2"
+done
+rb gate --baseline "$WORK/copies-a" --candidate "$WORK/copies-b" \
+    --rules "$RULES" --unit run
+expect_rc 2 "gate: three copies of one run a side are one run a side"
+expect_err "baseline: $WORK/copies-a/1 is the same run as $WORK/copies-a/0 \\(run_id run-a\\): counted once" \
+    "a warning names the copies"
+expect_out 'baseline: 1 run in 1 boot .*candidate: 1 run in 1 boot' \
+    "each side counts one run"
+rb compare "$WORK/copies-a" "$WORK/copies-b" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ns = {c["n"] for m in d["metrics"] for c in m["groups"]}
+sys.exit(0 if ns == {1} else 1)' "$WORK/out"
+ok $? "compare: n is 1 a side for copies of one run"
+
+# The report's comparison table has compare's numbers for the same runs:
+# the same unit, n, mean, interval, change and p, in either unit; changes
+# coloured by the metric's direction; count intervals clamped to what a
+# count can be (a group of 3, 1 and 1 empty regions of 4: [0, 4]).
+mkdir -p "$WORK/mixed"
+cp -r "$WORK/base/0" "$WORK/mixed/0"
+cp -r "$WORK/spread/1" "$WORK/mixed/1"
+cp -r "$WORK/spread/2" "$WORK/mixed/2"
+# report_matches_compare DESCRIPTION ARGS...: report and compare --format
+# json of ARGS agree on every figure of the report's table.
+report_matches_compare() {
+	_what=$1
+	shift
+	rb report "$@" --out "$WORK/cmp.html"
+	expect_rc 0 "report $_what"
+	rb compare "$@" --format json
+	python3 - "$WORK/cmp.html" "$WORK/out" <<'PY'
+import html, json, math, re, sys
+page = open(sys.argv[1]).read()
+table = page[page.index('<table class="compare">'):]
+table = table[:table.index('</table>')]
+d = json.load(open(sys.argv[2]))
+want = {(m["phase"], m["metric"]): m for m in d["metrics"]}
+keys = {"n": "n", "mean": "mean", "ci-low": "ci_low", "ci-high": "ci_high",
+        "change-pct": "change_pct", "p": "p_value"}
+rows = 0
+bad = []
+for row in re.findall(r"<tr><td>(.*?)</tr>", table):
+    cells = re.findall(r"<td([^>]*)>", "<td>" + row)
+    texts = re.findall(r"<td>([^<]*)</td>", "<td>" + row)
+    phase, metric = html.unescape(texts[0]), html.unescape(texts[1])
+    m = want[(phase, metric)]
+    for g, attrs in enumerate(cells[3:]):
+        a = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', attrs))
+        jg = m["groups"][g]
+        for k, jk in keys.items():
+            if g == 0 and k in ("change-pct", "p"):
+                continue
+            got = float(a[k]) if k in a else None
+            exp = jg[jk]
+            if exp is None and got is None:
+                continue
+            if (exp is None or got is None or
+                    not math.isclose(got, exp, rel_tol=1e-9, abs_tol=1e-12)):
+                bad.append("%s %s group %d %s: report %s, compare %s" %
+                           (phase, metric, g, k, got, exp))
+        cls = re.search(r'class="([^"]*)"', attrs).group(1).split()
+        sig = "sig" in cls
+        if g > 0 and sig != bool(jg["significant"]):
+            bad.append("%s %s: significance differs" % (phase, metric))
+        if g > 0 and sig and m["better"] is not None:
+            up = jg["change_pct"] > 0
+            good = up == (m["better"] == "higher")
+            if ("better" in cls) != good or ("worse" in cls) == good:
+                bad.append("%s %s: colour %s for change %s, better %s" %
+                           (phase, metric, cls, jg["change_pct"], m["better"]))
+        if m["unit"] == "regions" and jg["ci_low"] is not None and (
+                jg["ci_low"] < 0 or jg["ci_high"] > 4):
+            bad.append("%s %s: interval [%s, %s] beyond 0-4 regions" %
+                       (phase, metric, jg["ci_low"], jg["ci_high"]))
+    rows += 1
+for b in bad[:10]:
+    print("# " + b)
+sys.exit(0 if rows >= 3 and not bad else 1)
+PY
+	ok $? "report $_what: its table has compare's numbers"
+}
+report_matches_compare "by boot" "$WORK/threeboots-a" "$WORK/oneboot-b"
+grep -q 'unit: boot .*threeboots-a: 6 runs in 3 boots, oneboot-b: 3 runs in 1 boot' \
+    "$WORK/cmp.html"
+ok $? "report: the unit and the boots of each group, as compare says them"
+report_matches_compare "--unit run" "$WORK/threeboots-a" "$WORK/oneboot-b" \
+    --unit run
+report_matches_compare "with Mann-Whitney" "$WORK/base" "$WORK/spread" \
+    --test mann-whitney
+report_matches_compare "of a better candidate" "$WORK/spread" "$WORK/base"
+grep -q 'class="n sig better" data-n="3" data-mean="1"' "$WORK/cmp.html"
+ok $? "report: a significantly lower spread index is green (better)"
+report_matches_compare "of a worse candidate" "$WORK/base" "$WORK/spread"
+grep -q 'class="n sig worse" data-n="3" data-mean="3"' "$WORK/cmp.html"
+ok $? "report: a significantly higher spread index is red (worse)"
+report_matches_compare "of a group of skewed counts" "$WORK/base" \
+    "$WORK/mixed"
+grep -Eq 'data-ci-low="0" data-ci-high="4"' "$WORK/cmp.html"
+ok $? "report: a region count's interval is clamped to [0, 4]"
+rb compare "$WORK/base" "$WORK/mixed" --format json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["metrics"] if m["metric"] == "empty_regions.twmean"][0]
+g = m["groups"][1]
+sys.exit(0 if g["ci_low"] == 0 and g["ci_high"] == 4 and
+         abs(g["mean"] - 5 / 3) < 0.05 else 1)' "$WORK/out"
+ok $? "compare: the same clamped interval, mean untouched"
 
 # Several directories after one flag, and directories of runs at any depth.
 rb gate --baseline "$WORK/base/0" "$WORK/base/1" "$WORK/base/2" \

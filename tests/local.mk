@@ -161,9 +161,10 @@ TESTS += tests/references-cli.sh
 EXTRA_DIST += tests/references-cli.sh
 
 # Constant series and rounding-sized changes.
-TESTS += tests/analyze-exact.sh tests/analyze-gate.sh tests/compare-readable.sh
+TESTS += tests/analyze-exact.sh tests/analyze-gate.sh tests/compare-readable.sh \
+	tests/compare-scipy.sh
 EXTRA_DIST += tests/analyze-exact.sh tests/analyze-gate.sh \
-	tests/compare-readable.sh
+	tests/compare-readable.sh tests/compare-scipy.sh
 
 EXTRA_PROGRAMS += tests/perf-analyze
 PERF_BENCHMARKS += tests/perf-analyze

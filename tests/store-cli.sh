@@ -240,6 +240,42 @@ expect_err "stored in sqlite:" "run says where it stored the run"
 rb compare --db "sqlite:$WORK/r.db" 'db:suite=tiny'
 expect_out "db:suite=tiny: 1 run" "the run is in the database"
 
+# Figures that 15 digits do not hold (rates of 17 significant digits, as
+# run means are) come back from SQLite as the doubles stored: the same
+# comparison from the database and from the directories.
+for l in a b; do
+	for i in 1 2 3; do
+		d="$WORK/precise/$l/$i"
+		mkdir -p "$WORK/precise/$l"
+		cp -r "$WORK/runs/$l/$i" "$d"
+		sed -i 's/"run_id": "\([^"]*\)"/"run_id": "\1-precise"/; s/"label": "'$l'"/"label": "p'$l'"/' \
+		    "$d/meta.json"
+		awk -v i="$i" -v l="$l" 'BEGIN { v = 1000 / 7 * (1 + i / 3)
+		    printf "sample,pagetest,total,throughput,%.17g,ops/s\n",
+		    v + (l == "b") / 9 }' >>"$d/workloads.csv"
+	done
+done
+rb store "$WORK/precise" --db "sqlite:$WORK/precise.db"
+expect_out "stored 6 runs" "store runs with rates of 17 digits"
+rb compare --db "sqlite:$WORK/precise.db" --unit run --format json \
+    'db:label=pa' 'db:label=pb'
+mv "$WORK/out" "$WORK/db.json"
+rb compare --unit run --format json "$WORK/precise/a" "$WORK/precise/b"
+python3 -c '
+import json, sys
+def figures(p):
+    d = json.load(open(p))
+    return {(m["phase"], m["metric"]): [{k: v for k, v in g.items()
+            if k != "group"} for g in m["groups"]] for m in d["metrics"]}
+a, b = figures(sys.argv[1]), figures(sys.argv[2])
+rate = [m for m in a if m[1] == "workload.pagetest.throughput"]
+for k in sorted(set(a) | set(b)):
+    if a.get(k) != b.get(k):
+        print("# %s: database %s, directories %s" % (k, a.get(k), b.get(k)))
+        break
+sys.exit(0 if rate and a == b else 1)' "$WORK/db.json" "$WORK/out"
+ok $? "every figure and p-value from SQLite equals the directories' (rates of 17 digits)"
+
 # PostgreSQL: a cluster of our own, as an unprivileged user when root.
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then

@@ -278,6 +278,11 @@ test_verdicts(void)
 	    "welch: spread p (scipy)");
 	check_result(&r[2], "used", 0,
 	    "worse than allowed but not significant");
+	tap_ok(r[2].inconclusive && !r[2].judged && strncmp(r[2].message,
+	    "inconclusive: used_pages.max [fill]", 35) == 0 &&
+	    strstr(r[2].message, "runs a side") != NULL && r[2].need > 4,
+	    "welch: [used] is inconclusive, with the runs that would decide "
+	    "it (%d a side)", r[2].need);
 	tap_near(r[2].p, 0.329486987166182, 1e-9, "welch: used p (scipy)");
 	check_result(&r[3], "used-absolute", 0, "within the allowed change");
 	tap_near(r[3].worse, 100, 1e-12, "used, absolute: 100 pages worse");
@@ -300,7 +305,8 @@ test_verdicts(void)
 	text = report_text(gate_write_markdown, set, r, n);
 	tap_ok(text != NULL && strstr(text, "## regionbench gate: "
 	    "**FAILED**") != NULL && strstr(text, "7 checks, 3 failed, 1 "
-	    "not judged; baseline 4 run(s), candidate 4 run(s).") != NULL,
+	    "inconclusive, 1 not judged; baseline 4 run(s), candidate 4 "
+	    "run(s).") != NULL,
 	    "markdown: verdict and counts");
 	tap_ok(text != NULL && strstr(text, "| :x: FAIL | spread_index.twmean "
 	    "| fill | `spread_index.twmean` | Amean 1.0025 (n=4) | 1.2025 (n=4) | "
@@ -311,7 +317,7 @@ test_verdicts(void)
 	free(text);
 	text = report_text(gate_write_junit, set, r, n);
 	tap_ok(text != NULL && strstr(text, "<testsuites name=\"regionbench "
-	    "gate\" tests=\"7\" failures=\"3\" errors=\"0\" skipped=\"1\">") !=
+	    "gate\" tests=\"7\" failures=\"3\" errors=\"0\" skipped=\"2\">") !=
 	    NULL, "junit: counts");
 	tap_ok(text != NULL && strstr(text, "<property name=\"baseline\" "
 	    "value=\"baseline-1 baseline-2 baseline-3 baseline-4\"/>") != NULL,
@@ -329,9 +335,106 @@ test_verdicts(void)
 	failed = gate_evaluate(&rules, set, COMPARE_MANN_WHITNEY, &r, &n);
 	tap_eq_u64(failed, 2, "mann-whitney: 2 failed");
 	check_result(&r[1], "spread-significant", 0,
-	    "worse than allowed but not significant");
+	    "worse than allowed, and the test cannot reach alpha with so few "
+	    "values");
+	tap_ok(r[1].inconclusive, "mann-whitney: 4 against 4 at alpha 0.01 "
+	    "is inconclusive (its smallest p is 2/70)");
 	tap_near(r[1].p, 0.02857142857142857, 1e-9,
 	    "mann-whitney: spread exact p (2/70) is above alpha 0.01");
+	gate_results_free(r, n);
+	gate_rules_free(&rules);
+	compare_free(set);
+}
+
+/* The rules of the evidence tests: 5%, significance, 3 values a side. */
+static const char evidence_rules[] =
+    "[spread]\nmetric = spread_index.twmean\nbetter = lower\n"
+    "max_change = 5%\nrequire_significance = yes\nmin_runs = 3\n"
+    "[used]\nmetric = used_pages.max\nbetter = lower\n"
+    "max_change = 5%\nrequire_significance = yes\nmin_runs = 3\n"
+    "[empty]\nmetric = empty_regions.*\nbetter = higher\n"
+    "max_change = 5%\nrequire_significance = yes\nmin_runs = 3\n"
+    "[active]\nmetric = active_regions.twmean\nbetter = lower\n"
+    "max_change = 5%\nrequire_significance = yes\nmin_runs = 3\n";
+
+/*
+ * A pass is evidence: 3 runs a side, a spread twice the baseline's, a
+ * noisy +49% that no test at this n can prove, two constant groups that
+ * differ and two that agree, and a change whose upper bound lies within
+ * the allowance.
+ */
+static void
+test_evidence(void)
+{
+	static const double spread_b[] = { 1.00, 1.01, 0.99 };
+	static const double spread_c[] = { 2.02, 2.05, 2.00 };
+	static const double used_b[] = { 1000, 1600, 700 };
+	static const double used_c[] = { 1500, 2400, 1000 };
+	static const double empty_b[] = { 5, 5, 5 };
+	static const double empty_c[] = { 4, 4, 4 };
+	static const double active_b[] = { 10.0, 10.1, 9.9 };
+	static const double active_c[] = { 10.05, 10.0, 10.1 };
+	struct compare_set *set = xcalloc(1, sizeof *set);
+	struct gate_rules rules;
+	struct gate_result *r;
+	struct gate_counts c;
+	char *cause = NULL;
+	int n;
+
+	fake_group(set, "baseline", 3);
+	fake_group(set, "candidate", 3);
+	fake_values(set, 0, "fill", "spread_index.twmean", "ratio", spread_b);
+	fake_values(set, 1, "fill", "spread_index.twmean", "ratio", spread_c);
+	fake_values(set, 0, "fill", "used_pages.max", "pages", used_b);
+	fake_values(set, 1, "fill", "used_pages.max", "pages", used_c);
+	fake_values(set, 0, "fill", "empty_regions.twmean", "regions",
+	    empty_b);
+	fake_values(set, 1, "fill", "empty_regions.twmean", "regions",
+	    empty_c);
+	fake_values(set, 0, "fill", "empty_regions.min", "regions", empty_b);
+	fake_values(set, 1, "fill", "empty_regions.min", "regions", empty_b);
+	fake_values(set, 0, "fill", "active_regions.twmean", "regions",
+	    active_b);
+	fake_values(set, 1, "fill", "active_regions.twmean", "regions",
+	    active_c);
+	set->unit = COMPARE_UNIT_RUN;
+	if (!tap_ok(gate_rules_load(rules_file(evidence_rules), &rules,
+	    &cause) == 0, "evidence: rules"))
+		return;
+
+	gate_evaluate(&rules, set, COMPARE_WELCH, &r, &n);
+	gate_count(r, n, &c);
+	tap_eq_u64(n, 5, "evidence: 5 checks");
+	check_result(&r[0], "spread", 1, "worse than allowed and significant");
+	check_result(&r[1], "used", 0, "worse than allowed but not "
+	    "significant");
+	tap_ok(r[1].inconclusive && strstr(r[1].message, "would decide it") !=
+	    NULL, "welch: +49%% with p %.2g at 3 a side is inconclusive (%s)",
+	    r[1].p, r[1].message);
+	check_result(&r[2], "empty", 1, "worse than allowed, no variance "
+	    "observed");
+	check_result(&r[3], "empty", 0, "no change, no variance observed");
+	check_result(&r[4], "active", 0, "within the allowed change at the "
+	    "rule's confidence");
+	tap_ok(r[4].worse_bound_pct > 0.5 && r[4].worse_bound_pct < 5 &&
+	    strstr(r[4].message, "at most ") != NULL, "welch: the pass "
+	    "states its bound (%.3g%% worse at 95%%)", r[4].worse_bound_pct);
+	tap_ok(c.failed == 2 && c.inconclusive == 1 && c.unjudged == 1,
+	    "welch: 2 failed, 1 inconclusive");
+	gate_results_free(r, n);
+
+	gate_evaluate(&rules, set, COMPARE_MANN_WHITNEY, &r, &n);
+	gate_count(r, n, &c);
+	tap_ok(r[0].inconclusive && !r[0].failed && r[0].worse_pct > 100 &&
+	    strstr(r[0].message, "cannot reach alpha") != NULL,
+	    "mann-whitney 3 v 3: a regression of %.0f%% is inconclusive, not "
+	    "a pass (%s)", r[0].worse_pct, r[0].message);
+	tap_ok(r[4].inconclusive && !r[4].failed, "mann-whitney 3 v 3: a "
+	    "small change cannot pass either");
+	tap_ok(r[2].failed && r[2].no_variance, "mann-whitney: constant "
+	    "groups that differ are decided, with no variance observed");
+	tap_ok(r[0].need >= 4, "mann-whitney: at least 4 a side would "
+	    "decide (%d)", r[0].need);
 	gate_results_free(r, n);
 	gate_rules_free(&rules);
 	compare_free(set);
@@ -555,6 +658,7 @@ main(void)
 	test_load();
 	test_errors();
 	test_verdicts();
+	test_evidence();
 	test_default_better();
 	test_holm();
 	test_one_run();

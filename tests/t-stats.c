@@ -158,6 +158,31 @@ test_mann_whitney_exact(void)
 	tap_near(exact_p(20, 200), 1.0, 0, "mann-whitney exact: U = mn/2 "
 	    "is capped at p = 1");
 
+	/*
+	 * Run means of the same figures summed in another order differ in
+	 * the last bit (5/7 and 1/7 + 1/7 + 1/7 + 1/7 + 1/7): they are ties,
+	 * as SciPy 1.10.1 counts the values equal to the bit
+	 * (mannwhitneyu([.1, .2, 5/7, 5/7], [5/7, .8, .9, 1],
+	 * method="exact"): U 1.0, p 0.05714285714285714; with the last 5/7
+	 * one bit lower SciPy gives U 2.0, p 0.11428571428571428).
+	 */
+	{
+		double five = 5.0 / 7, sum = 0;
+		double ta[4] = { 0.1, 0.2, 0, 0 }, tb[4] = { 0, 0.8, 0.9, 1 };
+
+		for (i = 0; i < 5; i++)
+			sum += 1.0 / 7;
+		ta[2] = ta[3] = five;
+		tb[0] = sum;
+		tap_ok(sum != five, "mann-whitney ties: 5/7 summed is 1 ULP "
+		    "off (%.17g, %.17g)", sum, five);
+		stats_mann_whitney(ta, 4, tb, 4, &u, &p);
+		tap_near(u, 1.0, 0, "mann-whitney ties: values 1 ULP apart "
+		    "are tied: U (scipy on equal values)");
+		tap_near(p, 0.05714285714285714, 1e-12, "mann-whitney ties: "
+		    "p (scipy on equal values)");
+	}
+
 	/* 21 and 22 values: the normal approximation. */
 	for (i = 0; i < 21; i++)
 		big_a[i] = i;
