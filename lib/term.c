@@ -265,7 +265,8 @@ term_plain_text(char *text, size_t len, int width,
 /*
  * Form f of the terminal's progress text, from the most to the least
  * said: with the suite's name, without it ("rep" only when there are
- * repetitions), shorter still, and last without the phase's name.
+ * repetitions), without the word "phase" (when "rep" needs the room),
+ * and last without the phase's name.
  */
 static void
 term_tty_text(char *text, size_t len, int f, const struct term_progress *tp,
@@ -286,6 +287,11 @@ term_tty_text(char *text, size_t len, int f, const struct term_progress *tp,
 		    when, eta);
 		break;
 	case 2:
+		/* Without "phase" only to make room for "rep r/n". */
+		if (tp->nreps <= 1) {
+			term_tty_text(text, len, 1, tp, state, when, eta);
+			break;
+		}
 		snprintf(text, len, "%s%d/%d %s %s %s%s", tp->nreps > 1 ? rep :
 		    "", tp->phase, tp->nphases, tp->phase_name, state, when,
 		    eta);
