@@ -348,13 +348,14 @@ cp -r "$WORK/base/0" "$WORK/mixed/0"
 cp -r "$WORK/spread/1" "$WORK/mixed/1"
 cp -r "$WORK/spread/2" "$WORK/mixed/2"
 # report_matches_compare DESCRIPTION ARGS...: report and compare --format
-# json of ARGS agree on every figure of the report's table.
+# json --all (every metric, not only the headline ones) of ARGS agree on
+# every figure of the report's table.
 report_matches_compare() {
 	_what=$1
 	shift
 	rb report "$@" --out "$WORK/cmp.html"
 	expect_rc 0 "report $_what"
-	rb compare "$@" --format json
+	rb compare "$@" --format json --all
 	python3 - "$WORK/cmp.html" "$WORK/out" <<'PY'
 import html, json, math, re, sys
 page = open(sys.argv[1]).read()
