@@ -343,10 +343,11 @@ summary_print_quality(FILE *f, const struct summary_run *sr, int p,
     const struct summary_style *st)
 {
 	struct quality q;
-	char text[160];
+	char text[224];
 
 	quality_phase(sr->res, p, &q);
-	if (quality_clean(&q, sr->res->interval_s))
+	/* Stale counts are exact, but how stale is always said. */
+	if (quality_clean(&q, sr->res->interval_s) && !(q.max_count_age_s > 0))
 		return;
 	quality_text(text, sizeof text, &q);
 	st->quality(f, text);
@@ -389,6 +390,17 @@ summary_print(FILE *f, const struct summary_run *sr, int brief,
 		fprintf(f, "\n%s\n", st->power_note);
 }
 
+/* How the counts were read, for the title blocks. */
+static const char *
+summary_counts(const struct results *res)
+{
+	if (res->scan == NULL || strcmp(res->scan, "exact") == 0)
+		return (res->count_age_ms != NULL ? "exact, in rotation: a "
+		    "region keeps its last exact count until its part of "
+		    "memory is counted again (counted_at_s)" : "exact");
+	return (res->scan);
+}
+
 /* Text: the title block. */
 static void
 text_title(FILE *f, const struct summary_run *sr)
@@ -403,6 +415,7 @@ text_title(FILE *f, const struct summary_run *sr)
 	    res->source : "unknown", res->nregions, res->samples.n,
 	    (unsigned long long)res->page_size,
 	    (unsigned long long)sr->m->opt.empty_tolerance, res->status);
+	fprintf(f, "  counts: %s\n", summary_counts(res));
 	if (res->guest_kernel_report != NULL)
 		fprintf(f, "  the guest kernel reported a bug: %s (its boot's "
 		    "vm-dmesg.log has the rest)\n", res->guest_kernel_report);
@@ -485,6 +498,7 @@ md_title(FILE *f, const struct summary_run *sr)
 	    res->dir, res->label, res->kernel_release, res->host,
 	    res->source != NULL ? res->source : "unknown", res->nregions,
 	    res->samples.n, res->status);
+	fprintf(f, "\ncounts: %s\n", summary_counts(res));
 	if (res->guest_kernel_report != NULL)
 		fprintf(f, "\n**The guest kernel reported a bug:** `%s` (its "
 		    "boot's `vm-dmesg.log` has the rest)\n",

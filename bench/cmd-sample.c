@@ -264,8 +264,10 @@ cmd_sample_exec(int argc, char **argv)
 	if (set.replay != NULL)
 		rc = recording_open_source(set.replay, &cli, &src, "sample",
 		    &cause);
-	else
+	else {
+		cli.interval_s = (double)set.interval / 1e9;
 		rc = source_cli_open(&cli, &src, NULL, &cause);
+	}
 	if (rc != 0)
 		die(-rc, "%s", cause);
 	if ((system = recording_system(set.replay, cli.proc,
