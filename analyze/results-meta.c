@@ -117,6 +117,11 @@ results_meta_load(struct results *res, char **cause)
 	res->suite = meta_copy(root, "suite.name", NULL);
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
 	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
+	/* A replay of a recording that did not keep its boot. */
+	if (res->boot_id != NULL && strcmp(res->boot_id, "unknown") == 0) {
+		free(res->boot_id);
+		res->boot_id = NULL;
+	}
 	res->kernel_version = meta_copy(root, "kernel.version", NULL);
 	res->guest_kernel_sha256 = meta_copy(root, "guest.kernel.sha256",
 	    NULL);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,10 +292,14 @@ sink_samples_row(struct sink_file *f, double t_s, const char *phase,
 		    e->free_hi);
 	else
 		sink_printf(f, ",,,");
-	/* When the exact count was taken, on the t_s clock. */
+	/*
+	 * When the exact count was taken, on the t_s clock: t_s and the
+	 * age each in whole milliseconds, as a replay has them.
+	 */
 	if (e->counted_ns != 0 && e->counted_ns <= snap->t_ns) {
-		at = t_s - (double)(snap->t_ns - e->counted_ns) / 1e9;
-		sink_printf(f, "%.3f", at > 0 ? at : 0);
+		at = (double)llround(t_s * 1000) -
+		    (double)llround((double)(snap->t_ns - e->counted_ns) / 1e6);
+		sink_printf(f, "%.3f", at > 0 ? at / 1000 : 0);
 	}
 	sink_printf(f, "\n");
 }

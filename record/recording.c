@@ -35,7 +35,11 @@ recording_first(const char *replay, char *buf, size_t len,
 	return (0);
 }
 
-/* The system part of meta.json: what a recording kept, else live. */
+/*
+ * The system part of meta.json: what a recording kept, else live.  A
+ * replay of a recording that kept none describes this machine, but not
+ * its boot: the samples came from another, so the boot is "unknown".
+ */
 json_t *
 recording_system(const char *replay, const char *proc_root,
     char **cause)
@@ -56,6 +60,10 @@ recording_system(const char *replay, const char *proc_root,
 			json_decref(sys);
 			return (NULL);
 		}
+		sys = meta_system(proc_root);
+		json_object_set_new(json_object_get(sys, "kernel"), "boot_id",
+		    json_string("unknown"));
+		return (sys);
 	}
 	return (meta_system(proc_root));
 }

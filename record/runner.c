@@ -452,8 +452,13 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		log_errorx("%s", cause);
 		free(cause);
 		code = -rc;
+	} else if ((system = recording_system(set->replay, cli->proc,
+	    &cause)) == NULL) {
+		/* A replay keeps the recording's machine and boot. */
+		log_errorx("run: %s", cause);
+		free(cause);
+		code = RB_EXIT_INPUT;
 	} else {
-		system = meta_system(cli->proc);
 		code = runner_repetitions(&r, system, parent);
 		if (set->store)
 			code = runner_store(set, parent, code);
