@@ -60,17 +60,23 @@ src_kpageflags_zoneinfo(struct source *src, struct procfile *pf,
 
 /*
  * The interval of a key's free pages from a sampled scan: the interval of
- * its BUDDY pages plus its per-CPU pages, never below the free pages seen
- * nor above the present pages less the used pages seen, so that a key
- * where the scan saw a used page is proven active (docs/metrics.md).
+ * its BUDDY pages, widened by the per-CPU pages, whose place in the zone
+ * is not known (none of them may be here, or all of the zone's), never
+ * below the free pages seen nor above the pfns the key spans less the
+ * used pages seen (a bound the truth cannot exceed, unlike the estimated
+ * present pages), so that a key where the scan saw a used page is proven
+ * active (docs/metrics.md).
  */
 static void
-src_kpageflags_fill_interval(struct snap_entry *e,
-    const struct src_kpageflags_est *est, const struct src_kpageflags_acc *a)
+src_kpageflags_fill_interval(const struct src_kpageflags *kp, int i,
+    struct snap_entry *e)
 {
-	double lo = est->lo + a->pcp, hi = est->hi + a->pcp;
-	double cap = e->present > est->seen_used ?
-	    (double)(e->present - est->seen_used) : 0;
+	const struct src_kpageflags_est *est = &kp->est[i];
+	const struct region_key *k = &kp->map.keys[i];
+	double lo = est->lo, hi = est->hi + (double)kp->zones[k->zone].pcp;
+	uint64_t span = k->end_pfn - k->start_pfn;
+	double cap = span > est->seen_used ? (double)(span - est->seen_used) :
+	    0;
 
 	if (hi > cap)
 		hi = cap;
@@ -110,7 +116,7 @@ src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
 		e->used[SNAP_USED_OTHER] += a->zero - a->uninit - a->pcp;
 		e->uninit = a->uninit;
 		if (kp->sampled && kp->est[i].partial)
-			src_kpageflags_fill_interval(e, &kp->est[i], a);
+			src_kpageflags_fill_interval(kp, i, e);
 		else if (!kp->sampled) {
 			if (src_kpageflags_key_scanned(kp, i))
 				kp->counted_ns[i] = snap->t_ns;
