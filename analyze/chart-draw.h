@@ -45,11 +45,14 @@ struct chart_scale {
 
 /*
  * Region states drawn outside the viridis scale, so that none reads as an
- * occupancy: empty (every page free), not initialised yet, no pages.
+ * occupancy: empty (every page free), not initialised yet, no pages, and
+ * unproven (an estimate that could show the region neither active nor
+ * empty).
  */
 #define CHART_RGB_EMPTY		0xf7c6d9u
 #define CHART_RGB_UNINIT	0xc8a27au
 #define CHART_RGB_NO_DATA	0xbdbdbdu
+#define CHART_RGB_UNPROVEN	0xe8e8f0u
 
 struct chart_rgb chart_rgb_of(uint32_t rgb);
 struct chart_rgb chart_viridis(double x);

@@ -1,10 +1,12 @@
 /*
  * The region heatmap: time across, one row per region (grouped by node,
  * labelled with its number and physical range), colour = occupancy
- * (used / present) on the viridis scale.  Three states have colours of
+ * (used / present) on the viridis scale.  Four states have colours of
  * their own, outside viridis, so none reads as an occupancy: empty regions
  * (used <= tolerance, what could be powered down; not "low"), regions
- * whose memory the kernel has not initialised yet, and holes.  The cells
+ * whose memory the kernel has not initialised yet, holes, and regions an
+ * estimate (--scan-fraction) left unproven, which must not read as an
+ * occupancy of 0 % that is not empty.  The cells
  * are one image per node
  * drawn with nearest-neighbour scaling; when samples outnumber pixel
  * columns each column shows the mean of the samples it covers, so a
@@ -27,6 +29,7 @@
 #define HEAT_NO_DATA	CHART_RGB_NO_DATA	/* region absent, no pages */
 #define HEAT_EMPTY	CHART_RGB_EMPTY
 #define HEAT_UNINIT	CHART_RGB_UNINIT
+#define HEAT_UNPROVEN	CHART_RGB_UNPROVEN
 
 /* The swatches under the colour bar, for the states a run has. */
 static const struct {
@@ -37,6 +40,7 @@ static const struct {
 	{ REGION_EMPTY, HEAT_EMPTY, "empty" },
 	{ REGION_UNINIT, HEAT_UNINIT, "not initialised" },
 	{ REGION_HOLE, HEAT_NO_DATA, "no pages" },
+	{ REGION_UNPROVEN, HEAT_UNPROVEN, "unproven (estimate)" },
 };
 
 /*
@@ -112,6 +116,7 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 	int *cnt = xcalloc((size_t)cols * nr, sizeof *cnt);
 	int *nempty = xcalloc((size_t)cols * nr, sizeof *nempty);
 	int *nuninit = xcalloc((size_t)cols * nr, sizeof *nuninit);
+	int *nunproven = xcalloc((size_t)cols * nr, sizeof *nunproven);
 	size_t at, cell;
 	int *seen = xcalloc(cols, sizeof *seen);
 	unsigned char *px;
@@ -134,6 +139,8 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 			sum[cell] += run->m->occupancy[at];
 			cnt[cell]++;
 			nempty[cell] += run->m->state[at] == REGION_EMPTY;
+			nunproven[cell] += run->m->state[at] ==
+			    REGION_UNPROVEN;
 		}
 	}
 	cairo_surface_flush(cells);
@@ -146,6 +153,9 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 			cell = (size_t)c * nr + r;
 			if (cnt[cell] > 0 && nempty[cell] == cnt[cell])
 				v = HEAT_EMPTY;
+			else if (cnt[cell] > 0 && nunproven[cell] > 0 &&
+			    nunproven[cell] + nempty[cell] == cnt[cell])
+				v = HEAT_UNPROVEN;
 			else if (cnt[cell] > 0)
 				v = chart_viridis_pixel(sum[cell] / cnt[cell]);
 			else if (seen[c])
@@ -160,6 +170,7 @@ fill_cells(const struct chart_run *run, cairo_surface_t *cells, double t0,
 	free(cnt);
 	free(nempty);
 	free(nuninit);
+	free(nunproven);
 	free(seen);
 }
 

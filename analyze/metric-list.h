@@ -67,7 +67,9 @@
 	    NONE, NEVER)						\
 	X(QUALITY_MAX_GAP, "data_quality.max_gap_s", "s", 0, NONE, NEVER) \
 	X(QUALITY_KPF_ERROR, "data_quality.kpageflags_error_pages", "pages", \
-	    0, NONE, NEVER)
+	    0, NONE, NEVER)						\
+	X(QUALITY_MAX_COUNT_AGE, "data_quality.max_count_age_s", "s", 0, \
+	    NONE, NEVER)
 
 enum metric_id {
 #define METRIC_ENUM(id, name, unit, headline, better, shown) METRIC_##id,

@@ -99,6 +99,8 @@ summarize_quality(const struct results *res, int phase, struct summary *sum)
 	summary_add_metric(sum, phase, METRIC_QUALITY_OVERRUNS, q.overruns);
 	summary_add_metric(sum, phase, METRIC_QUALITY_MAX_GAP, q.max_gap_s);
 	summary_add_metric(sum, phase, METRIC_QUALITY_KPF_ERROR, q.kpf_error);
+	summary_add_metric(sum, phase, METRIC_QUALITY_MAX_COUNT_AGE,
+	    q.max_count_age_s);
 }
 
 /* Every reduction of every series, phase by phase, as summary rows. */

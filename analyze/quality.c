@@ -40,15 +40,23 @@ void
 quality_phase(const struct results *res, int phase, struct quality *q)
 {
 	const struct results_event *e;
-	double prev = NAN, err;
-	int i;
+	double prev = NAN, err, age;
+	int i, r;
 
 	q->overruns = 0;
 	q->max_gap_s = NAN;
 	q->kpf_error = res->counts_checked ? 0 : NAN;
+	q->max_count_age_s = 0;
 	for (i = 0; i < res->samples.n; i++) {
 		if (res->samples.phase[i] != phase)
 			continue;
+		for (r = 0; res->count_age_ms != NULL && r < res->nregions;
+		    r++) {
+			age = res->count_age_ms[(size_t)i * res->nregions + r] /
+			    1000.0;
+			if (age > q->max_count_age_s)
+				q->max_count_age_s = age;
+		}
 		if (!isnan(prev) && (isnan(q->max_gap_s) ||
 		    res->samples.t[i] - prev > q->max_gap_s))
 			q->max_gap_s = res->samples.t[i] - prev;
@@ -88,8 +96,9 @@ quality_clean(const struct quality *q, double interval_s)
 
 /*
  * One line for people: "3 sampler overruns, largest gap 1.6 s, kpageflags
- * off by up to 18389 pages" (the parts that are known; no kpageflags
- * part when every scan agreed).
+ * off by up to 18389 pages, exact counts up to 12 s old" (the parts that
+ * are known; no kpageflags part when every scan agreed, no age when
+ * every count was taken at its sample).
  */
 void
 quality_text(char *buf, size_t len, const struct quality *q)
@@ -103,6 +112,9 @@ quality_text(char *buf, size_t len, const struct quality *q)
 		at += snprintf(buf + at, len - at, ", largest gap %.3g s",
 		    q->max_gap_s);
 	if (at < len && !isnan(q->kpf_error) && q->kpf_error > 0)
-		snprintf(buf + at, len - at, ", kpageflags off by up to %.0f "
-		    "page%s", q->kpf_error, q->kpf_error == 1 ? "" : "s");
+		at += snprintf(buf + at, len - at, ", kpageflags off by up to "
+		    "%.0f page%s", q->kpf_error, q->kpf_error == 1 ? "" : "s");
+	if (at < len && q->max_count_age_s > 0)
+		snprintf(buf + at, len - at, ", exact counts up to %.3g s old "
+		    "(scans in rotation)", q->max_count_age_s);
 }

@@ -17,12 +17,15 @@
 #define QUALITY_OVERRUNS	METRIC_NAME(QUALITY_OVERRUNS)
 #define QUALITY_MAX_GAP		METRIC_NAME(QUALITY_MAX_GAP)
 #define QUALITY_KPF_ERROR	METRIC_NAME(QUALITY_KPF_ERROR)
+#define QUALITY_MAX_COUNT_AGE	METRIC_NAME(QUALITY_MAX_COUNT_AGE)
 
 /* The data-quality figures of one phase; NAN: unknown. */
 struct quality {
 	double		 overruns;	/* overrun events */
 	double		 max_gap_s;	/* NAN with fewer than 2 samples */
 	double		 kpf_error;	/* NAN unless the kpageflags source */
+	/* The oldest exact count a sample used (scans in rotation); 0: none */
+	double		 max_count_age_s;
 };
 
 void	 quality_phase(const struct results *res, int phase,

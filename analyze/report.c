@@ -398,11 +398,13 @@ html_quality(FILE *f, const struct compare_run *run)
 
 	fputs("<table>\n<tr><th>phase</th><th>sampler overruns</th>"
 	    "<th>largest gap (s)</th><th>kpageflags error (pages)</th>"
-	    "<th></th></tr>\n", f);
+	    "<th>oldest exact count (s)</th><th></th></tr>\n", f);
 	for (p = 0; p < run->nphases; p++) {
 		q.overruns = html_row_value(run, p, QUALITY_OVERRUNS);
 		q.max_gap_s = html_row_value(run, p, QUALITY_MAX_GAP);
 		q.kpf_error = html_row_value(run, p, QUALITY_KPF_ERROR);
+		q.max_count_age_s = html_row_value(run, p,
+		    QUALITY_MAX_COUNT_AGE);
 		if (isnan(q.overruns))
 			continue;
 		fprintf(f, "<tr%s><td>", quality_clean(&q, run->interval_s >
@@ -414,13 +416,15 @@ html_quality(FILE *f, const struct compare_run *run)
 		html_number(f, q.max_gap_s);
 		fputs("</td><td class=\"n\">", f);
 		html_number(f, q.kpf_error);
+		fputs("</td><td class=\"n\">", f);
+		html_number(f, q.max_count_age_s);
 		fprintf(f, "</td><td>%s</td></tr>\n", quality_clean(&q,
 		    run->interval_s > 0 ? run->interval_s : NAN) ? "clean" :
 		    "figures less certain");
 	}
 	/* Figures from a guest whose kernel was not healthy (docs/ci.md). */
 	if (run->guest_kernel_report != NULL) {
-		fputs("<tr class=\"warn\"><td colspan=\"5\">the guest kernel "
+		fputs("<tr class=\"warn\"><td colspan=\"6\">the guest kernel "
 		    "reported a bug: <code>", f);
 		html_text(f, run->guest_kernel_report);
 		fputs("</code> (its boot's vm-dmesg.log has the rest)"

@@ -63,9 +63,9 @@ meta_check_names(json_t *root, const char *dir, char **cause)
 }
 
 /*
- * How the counts were read: "exact" (a kernel's own counts, or full
- * kpageflags scans) or the sampled-scan settings, which make every count
- * an estimate with an interval.
+ * How the counts were read: "exact" (a kernel's own counts, or kpageflags
+ * scans of every region, at once or in rotation) or the sampled-scan
+ * settings, which make every count an estimate with an interval.
  */
 static char *
 meta_scan(json_t *root)
@@ -76,7 +76,7 @@ meta_scan(json_t *root)
 	if (!json_is_number(frac) || json_number_value(frac) >= 1)
 		return (xstrdup("exact"));
 	return (xasprintf("sampled (--scan-fraction %g, a full scan every "
-	    "%lld)", json_number_value(frac), json_is_integer(every) ?
+	    "%lld), estimates", json_number_value(frac), json_is_integer(every) ?
 	    (long long)json_integer_value(every) : 0LL));
 }
 
@@ -117,6 +117,11 @@ results_meta_load(struct results *res, char **cause)
 	res->suite = meta_copy(root, "suite.name", NULL);
 	res->kernel_release = meta_copy(root, "kernel.release", "unknown");
 	res->boot_id = meta_copy(root, "kernel.boot_id", NULL);
+	/* A replay of a recording that did not keep its boot. */
+	if (res->boot_id != NULL && strcmp(res->boot_id, "unknown") == 0) {
+		free(res->boot_id);
+		res->boot_id = NULL;
+	}
 	res->kernel_version = meta_copy(root, "kernel.version", NULL);
 	res->guest_kernel_sha256 = meta_copy(root, "guest.kernel.sha256",
 	    NULL);

@@ -311,6 +311,36 @@ samples_row_interval(struct reader *rd, struct row_ctx *ctx, size_t at,
 		    free_pages : 0;
 }
 
+/*
+ * samples.csv: how old the row's exact count is (counted_at_s, kpageflags
+ * scans in rotation), kept only once a row has one.
+ */
+static void
+samples_row_age(struct reader *rd, struct row_ctx *ctx, size_t at, double t)
+{
+	struct results *res = ctx->res;
+	double counted;
+	uint64_t age;
+
+	if (field_double(rd, CSV_SAMPLES_COUNTED_AT, &counted) != 0 ||
+	    isnan(counted))
+		return;
+	if (counted > t + 0.0005) {
+		reader_fail(rd, "counted_at_s %.3f: expected a time no later "
+		    "than t_s %.3f", counted, t);
+		return;
+	}
+	age = counted < t ? (uint64_t)llround((t - counted) * 1000) : 0;
+	if (res->count_age_ms == NULL) {
+		if (age == 0)
+			return;
+		res->count_age_ms = xcalloc((size_t)res->samples.alloc *
+		    res->nregions, sizeof *res->count_age_ms);
+	}
+	if (age > res->count_age_ms[at])
+		res->count_age_ms[at] = age;
+}
+
 /* One (node, region, zone) of one sample. */
 static int
 samples_row(struct reader *rd, void *opaque)
@@ -323,9 +353,9 @@ samples_row(struct reader *rd, void *opaque)
 		&res->cls[RESULTS_ANON], &res->cls[RESULTS_FILE],
 		&res->cls[RESULTS_SLAB], &res->cls[RESULTS_PGTABLE],
 		&res->cls[RESULTS_OTHER], &res->uninit, &res->used_lo,
-		&res->partial
+		&res->partial, &res->count_age_ms
 	};
-	const struct slot_arrays sa = { arrays, 11, 3, res->nregions };
+	const struct slot_arrays sa = { arrays, 12, 3, res->nregions };
 	uint64_t present, free_pages, managed;
 	size_t at;
 	int s, r, again;
@@ -371,6 +401,7 @@ samples_row(struct reader *rd, void *opaque)
 	res->used[at] += free_pages < present ? present - free_pages : 0;
 	if (samples_row_classes(rd, ctx, at) == 0)
 		samples_row_interval(rd, ctx, at, present, free_pages);
+	samples_row_age(rd, ctx, at, tm->t[s]);
 	return (0);
 }
 

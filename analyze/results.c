@@ -273,6 +273,7 @@ results_free(struct results *res)
 		free(res->cls[i]);
 	free(res->uninit);
 	free(res->used_lo);
+	free(res->count_age_ms);
 	free(res->partial);
 	free(res->buddy.t);
 	free(res->buddy.phase);

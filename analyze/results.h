@@ -123,6 +123,12 @@ struct results {
 	 */
 	uint64_t	*used_lo;
 	uint64_t	*partial;
+	/*
+	 * Exact counts in rotation (counted_at_s): how old the count of
+	 * each region is at each sample, in ms, the oldest of its zones.
+	 * NULL: every count was taken at its sample.
+	 */
+	uint64_t	*count_age_ms;
 
 	/* buddy.csv: free blocks per order */
 	struct results_times buddy;

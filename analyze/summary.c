@@ -548,10 +548,11 @@ summary_print_quality(FILE *f, const struct summary_run *sr, int p,
     const struct summary_fit *fit, const struct summary_style *st)
 {
 	struct quality q;
-	char text[160];
+	char text[224];
 
 	quality_phase(sr->res, p, &q);
-	if (quality_clean(&q, sr->res->interval_s))
+	/* Stale counts are exact, but how stale is always said. */
+	if (quality_clean(&q, sr->res->interval_s) && !(q.max_count_age_s > 0))
 		return;
 	quality_text(text, sizeof text, &q);
 	st->quality(f, text, fit);
@@ -599,6 +600,17 @@ summary_print(FILE *f, const struct summary_run *sr, int brief, int width,
 		else
 			fprintf(f, "%s\n", st->power_note);
 	}
+}
+
+/* How the counts were read, for the title blocks. */
+static const char *
+summary_counts(const struct results *res)
+{
+	if (res->scan == NULL || strcmp(res->scan, "exact") == 0)
+		return (res->count_age_ms != NULL ? "exact, in rotation: a "
+		    "region keeps its last exact count until its part of "
+		    "memory is counted again (counted_at_s)" : "exact");
+	return (res->scan);
 }
 
 /*
@@ -653,6 +665,13 @@ text_title(FILE *f, const struct summary_run *sr, int width)
 	summary_print_items(f, (const char *const *)items + 4, 5, 2, 2, width);
 	for (i = 0; i < 9; i++)
 		free(items[i]);
+	items[0] = xasprintf("counts: %s", summary_counts(res));
+	fputs("  ", f);
+	if (width > 0)
+		opt_print_wrapped(f, items[0], 2, 4, width);
+	else
+		fprintf(f, "%s\n", items[0]);
+	free(items[0]);
 	if (res->guest_kernel_report != NULL) {
 		fputs("  ", f);
 		items[0] = xasprintf("the guest kernel reported a bug: %s (its "
@@ -825,6 +844,7 @@ md_title(FILE *f, const struct summary_run *sr, int width)
 	    res->dir, res->label, res->kernel_release, res->host,
 	    res->source != NULL ? res->source : "unknown", res->nregions,
 	    res->samples.n, res->status);
+	fprintf(f, "\ncounts: %s\n", summary_counts(res));
 	if (res->guest_kernel_report != NULL)
 		fprintf(f, "\n**The guest kernel reported a bug:** `%s` (its "
 		    "boot's `vm-dmesg.log` has the rest)\n",

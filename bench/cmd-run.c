@@ -127,16 +127,6 @@ cmd_run_exec(int argc, char **argv)
 	return (rc);
 }
 
-/*
- * A run lasts minutes beside a load on every core: full kpageflags scans
- * at 1 Hz would take several per cent of the machine (docs/performance.md),
- * so run reads a 5 % sample between full scans; sample stays exact.
- */
-static const char *const run_source_defaults[] = {
-	"scan-fraction", "0.05",
-	"full-scan-every", "10",
-	NULL
-};
 
 const struct command_entry cmd_run_entry = {
 	.name = "run",
@@ -148,14 +138,14 @@ const struct command_entry cmd_run_entry = {
 	    "page placement at each checkpoint.  SUITE is a built-in suite\n"
 	    "(quick, seed, standard, soak; default quick) or a suite file.\n"
 	    "Exit 0 when every phase ran, 1 when a phase failed (the run\n"
-	    "goes on), 130 when interrupted.  With the kpageflags source,\n"
-	    "run defaults to --scan-fraction 0.05 --full-scan-every 10\n"
-	    "(sampled scans, exact every tenth sample); give\n"
-	    "--scan-fraction 1 for exact counts at every sample.",
+	    "goes on), 130 when interrupted.  With the kpageflags source\n"
+	    "every count is exact: where a full scan at every sample would\n"
+	    "cost more than the observer budget, each sample counts a part\n"
+	    "of memory in turn and the other regions keep their last exact\n"
+	    "count (--scan-rotation); --scan-fraction F asks for estimates.",
 	.options = run_options,
 	.source_options = source_cli_options,
 	.shared_options = references_options,
 	.shared_offset = offsetof(struct runner_settings, refs),
-	.source_defaults = run_source_defaults,
 	.exec = cmd_run_exec,
 };

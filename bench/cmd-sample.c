@@ -238,7 +238,7 @@ cmd_sample_exec(int argc, char **argv)
 	struct snapshot view;
 	struct source src;
 	json_t *system;
-	char *cause = NULL;
+	char *cause = NULL, *counting;
 	double t_s = 0;
 	int first_arg, rc, code, tty, limited, format;
 
@@ -264,10 +264,21 @@ cmd_sample_exec(int argc, char **argv)
 	if (set.replay != NULL)
 		rc = recording_open_source(set.replay, &cli, &src, "sample",
 		    &cause);
-	else
+	else {
+		cli.interval_s = (double)set.interval / 1e9;
 		rc = source_cli_open(&cli, &src, NULL, &cause);
+	}
 	if (rc != 0)
 		die(-rc, "%s", cause);
+	/*
+	 * How exact the counts are, or why regions are whole zones; not
+	 * beside rows piped to another program.
+	 */
+	if (!set.quiet && set.replay == NULL && format <= SAMPLE_TEXT &&
+	    (counting = source_counting(&src)) != NULL) {
+		fprintf(stderr, "%s\n", counting);
+		free(counting);
+	}
 	if ((system = recording_system(set.replay, cli.proc,
 	    &cause)) == NULL)
 		die(RB_EXIT_INPUT, "%s", cause);

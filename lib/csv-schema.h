@@ -54,7 +54,8 @@ enum csv_type {
 	X(OTHER,	"other_pages",		CSV_INT_OPT | CSV_LATER, t) \
 	X(UNINIT,	"uninit_pages",		CSV_INT_OPT | CSV_LATER, t) \
 	X(FREE_LO,	"free_pages_lo",	CSV_INT_OPT | CSV_LATER, t) \
-	X(FREE_HI,	"free_pages_hi",	CSV_INT_OPT | CSV_LATER, t)
+	X(FREE_HI,	"free_pages_hi",	CSV_INT_OPT | CSV_LATER, t) \
+	X(COUNTED_AT,	"counted_at_s",		CSV_REAL_OPT | CSV_LATER, t)
 
 #define CSV_BUDDY_COLUMNS(X, t)						\
 	CSV_SAMPLE_KEY_COLUMNS(X, t)					\

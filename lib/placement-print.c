@@ -75,6 +75,10 @@ placement_print_table(FILE *f, const struct region_map *map,
 	if (r->outside > 0)
 		fprintf(f, "  outside every region: %llu pages\n",
 		    (unsigned long long)r->outside);
+	if (r->zero_page_mapped > 0)
+		fprintf(f, "  zero_page_mapped: %llu pages map the shared zero "
+		    "page (read, never written): no memory of the process, "
+		    "left out\n", (unsigned long long)r->zero_page_mapped);
 }
 
 /* Build the region map from proc_root's zoneinfo and the sysfs of cfg. */

@@ -58,6 +58,8 @@ struct pm_scan_arg {
 #define PLACEMENT_BATCH		(64 * 1024)	/* entries a pread */
 #define PLACEMENT_RANGES	1024		/* ranges a PAGEMAP_SCAN */
 #define PAGEMAP_PRESENT		(1ULL << 63)
+#define PAGEMAP_EXCLUSIVE	(1ULL << 56)	/* mapped only here */
+#define KPF_ZERO_PAGE		(1ULL << 24)
 #define PAGEMAP_PFN_MASK	((1ULL << 55) - 1)
 
 /* Prepare a scanner for one region map. */
@@ -72,6 +74,10 @@ placement_init(struct placement *pl, const char *proc_root,
 	pl->buf_entries = PLACEMENT_BATCH;
 	pl->buf = xcalloc(pl->buf_entries, sizeof *pl->buf);
 	pl->present = xcalloc(PLACEMENT_RANGES, sizeof(struct page_region));
+	pl->kpf_fd = -1;
+	pl->kpf_flags = xcalloc(PLACEMENT_KPF_BLOCKS * PLACEMENT_KPF_BLOCK,
+	    sizeof *pl->kpf_flags);
+	memset(pl->kpf_block, 0xff, sizeof pl->kpf_block);
 	procfile_init(&pl->maps);
 }
 
@@ -81,6 +87,9 @@ placement_free(struct placement *pl)
 {
 	free(pl->buf);
 	free(pl->present);
+	free(pl->kpf_flags);
+	if (pl->kpf_fd >= 0)
+		close(pl->kpf_fd);
 	procfile_free(&pl->maps);
 	memset(pl, 0, sizeof *pl);
 }
@@ -133,6 +142,47 @@ placement_comm(struct placement *pl, pid_t pid, char *comm, size_t len)
 	comm[strcspn(comm, "\n")] = '\0';
 }
 
+/*
+ * Does a present pagemap entry map the zero page or the huge zero page?
+ * Only entries of anonymous mappings that are not mapped exclusively can
+ * (pagemap marks the huge zero page as a file page), and for those
+ * kpageflags says (KPF_ZERO_PAGE), read a block of 512 pfns at a time so
+ * that the 512 pages of a huge zero page cost one read.  Without a
+ * readable kpageflags nothing is taken for the zero page.
+ */
+static int
+placement_zero(struct placement *pl, uint64_t v, uint64_t pfn)
+{
+	char path[PATH_MAX + 16];
+	uint64_t block = pfn / PLACEMENT_KPF_BLOCK, *flags;
+	int slot = (int)(block % PLACEMENT_KPF_BLOCKS);
+	ssize_t got;
+
+	if (!pl->anon || (v & PAGEMAP_EXCLUSIVE))
+		return (0);
+	if (pl->kpf_fd == -1) {
+		snprintf(path, sizeof path, "%s/kpageflags", pl->proc_root);
+		if ((pl->kpf_fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			pl->kpf_fd = -2;
+	}
+	if (pl->kpf_fd < 0)
+		return (0);
+	flags = pl->kpf_flags + (size_t)slot * PLACEMENT_KPF_BLOCK;
+	if (pl->kpf_block[slot] != block) {
+		do {
+			got = pread(pl->kpf_fd, flags, PLACEMENT_KPF_BLOCK *
+			    sizeof *flags, (off_t)(block * PLACEMENT_KPF_BLOCK *
+			    sizeof *flags));
+		} while (got == -1 && errno == EINTR);
+		if (got < 0)
+			got = 0;
+		memset((char *)flags + got, 0, PLACEMENT_KPF_BLOCK *
+		    sizeof *flags - (size_t)got);
+		pl->kpf_block[slot] = block;
+	}
+	return ((flags[pfn % PLACEMENT_KPF_BLOCK] & KPF_ZERO_PAGE) != 0);
+}
+
 /* Count the resident pages of [start, end) (virtual page numbers). */
 static int
 placement_range(struct placement *pl, int fd, const char *path,
@@ -175,6 +225,10 @@ placement_range(struct placement *pl, int fd, const char *path,
 				    "kernel hides page frame numbers from this "
 				    "user; placement needs root "
 				    "(CAP_SYS_ADMIN): run it with sudo", path));
+			if (placement_zero(pl, v, pfn)) {
+				r->zero_page_mapped++;
+				continue;
+			}
 			r->pages++;
 			if (seg == NULL || pfn < seg->start_pfn ||
 			    pfn >= seg->end_pfn) {
@@ -267,13 +321,15 @@ placement_scan(struct placement *pl, pid_t pid, struct placement_result *r,
 {
 	char path[PATH_MAX + 32], name[32], *line, *next, *err = NULL;
 	uint64_t start, end, t0 = units_now_ns();
-	unsigned long long a, b;
+	unsigned long long a, b, inode;
 	int fd, n, lineno = 0, rc = 0, saved;
 
 	memset(r->key_pages, 0, r->nkeys * sizeof *r->key_pages);
 	r->pid = pid;
 	r->exited = 0;
-	r->pages = r->outside = r->entries_read = 0;
+	r->pages = r->outside = r->entries_read = r->zero_page_mapped = 0;
+	/* The kernel's flags change between scans. */
+	memset(pl->kpf_block, 0xff, sizeof pl->kpf_block);
 	placement_comm(pl, pid, r->comm, sizeof r->comm);
 
 	snprintf(name, sizeof name, "%d/maps", (int)pid);
@@ -307,8 +363,8 @@ placement_scan(struct placement *pl, pid_t pid, struct placement_result *r,
 		else
 			next = line + strlen(line);
 		n = 0;
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b,
-		    &n) < 2 || n == 0 || a > b) {
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu %n", &a, &b,
+		    &inode, &n) < 3 || n == 0 || a > b) {
 			rc = fail_with(cause, RB_EXIT_INPUT, "%s:%d: expected "
 			    "START-END PERMS OFFSET DEV INODE [PATH]",
 			    pl->maps.path, lineno);
@@ -316,6 +372,8 @@ placement_scan(struct placement *pl, pid_t pid, struct placement_result *r,
 		}
 		if (placement_skip(line + n, strlen(line + n)))
 			continue;
+		/* Only anonymous memory can map the zero pages. */
+		pl->anon = inode == 0;
 		start = a / pl->map->page_size;
 		end = (b + pl->map->page_size - 1) / pl->map->page_size;
 		if ((rc = placement_mapping(pl, fd, path, start, end, r,

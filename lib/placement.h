@@ -16,6 +16,9 @@
 #include "procfile.h"
 #include "region-map.h"
 
+#define PLACEMENT_KPF_BLOCKS	16
+#define PLACEMENT_KPF_BLOCK	512	/* pfns per cached block */
+
 /* Buffers for scanning, reused across processes and samples. */
 struct placement {
 	char			 proc_root[PATH_MAX];
@@ -25,6 +28,15 @@ struct placement {
 	struct procfile		 maps;
 	void			*present;	/* PAGEMAP_SCAN's ranges */
 	int			 no_present_scan; /* the kernel lacks it */
+	/*
+	 * kpageflags, to tell mappings of the zero page (and the huge
+	 * zero page) from memory: -1 not opened yet, -2 not readable.
+	 * A few 512-pfn blocks of its flags are kept, direct-mapped.
+	 */
+	int			 kpf_fd;
+	int			 anon;		/* the mapping being read */
+	uint64_t		 kpf_block[PLACEMENT_KPF_BLOCKS];
+	uint64_t		*kpf_flags;	/* BLOCKS x 512 */
 };
 
 /* Resident pages of one process per region key of the map. */
@@ -33,6 +45,11 @@ struct placement_result {
 	char		 comm[64];
 	int		 exited;	/* went away before or during scan */
 	uint64_t	 pages;		/* resident pages seen */
+	/*
+	 * Present entries that map the shared zero page or the huge zero
+	 * page (KPF_ZERO_PAGE): no memory of the process, not in pages.
+	 */
+	uint64_t	 zero_page_mapped;
 	uint64_t	 outside;	/* resident, but in no region key */
 	int		 nkeys;
 	uint64_t	*key_pages;	/* indexed like map->keys */

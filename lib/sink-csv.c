@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,8 +267,10 @@ sink_region_row(struct sink_file *f, const struct snap_entry *e)
 /* One samples.csv row. */
 static void
 sink_samples_row(struct sink_file *f, double t_s, const char *phase,
-    const struct snap_entry *e)
+    const struct snapshot *snap, const struct snap_entry *e)
 {
+	double at;
+
 	int c;
 
 	sink_key(f, t_s, phase, e);
@@ -285,10 +288,20 @@ sink_samples_row(struct sink_file *f, double t_s, const char *phase,
 		sink_u64(f, e->uninit);
 	/* Only a sampled scan's estimates have an interval. */
 	if (e->free_interval)
-		sink_printf(f, ",%" PRIu64 ",%" PRIu64 "\n", e->free_lo,
+		sink_printf(f, ",%" PRIu64 ",%" PRIu64 ",", e->free_lo,
 		    e->free_hi);
 	else
-		sink_printf(f, ",,\n");
+		sink_printf(f, ",,,");
+	/*
+	 * When the exact count was taken, on the t_s clock: t_s and the
+	 * age each in whole milliseconds, as a replay has them.
+	 */
+	if (e->counted_ns != 0 && e->counted_ns <= snap->t_ns) {
+		at = (double)llround(t_s * 1000) -
+		    (double)llround((double)(snap->t_ns - e->counted_ns) / 1e6);
+		sink_printf(f, "%.3f", at > 0 ? at / 1000 : 0);
+	}
+	sink_printf(f, "\n");
 }
 
 /* The buddy.csv rows of a key: free blocks per order. */
@@ -389,7 +402,8 @@ sink_csv_sample(struct sink_csv *sink, const struct snapshot *snap,
 			sink_region_row(&sink->files[CSV_REGIONS], e);
 			new_keys = 1;
 		}
-		sink_samples_row(&sink->files[CSV_SAMPLES], t_s, phase, e);
+		sink_samples_row(&sink->files[CSV_SAMPLES], t_s, phase, snap,
+		    e);
 		if (with_buddy)
 			sink_buddy_rows(&sink->files[CSV_BUDDY], t_s, phase,
 			    e);
@@ -421,7 +435,7 @@ sink_csv_write_samples(int fd, const struct snapshot *snap, double t_s,
 	if (header)
 		sink_printf(&f, "%s\n", csv_schema_table(CSV_SAMPLES)->header);
 	for (i = 0; i < snap->nentries; i++)
-		sink_samples_row(&f, t_s, phase, &snap->entries[i]);
+		sink_samples_row(&f, t_s, phase, snap, &snap->entries[i]);
 	if (f.len > 0 && atomic_write_all(fd, f.buf, f.len) == -1)
 		rc = fail_with(cause, RB_EXIT_ENV, "write: %s",
 		    strerror(errno));

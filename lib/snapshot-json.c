@@ -13,6 +13,7 @@
 
 #include "log.h"
 #include "snapshot-json.h"
+#include "units.h"
 
 static const char *const snapshot_json_formats[] = {
 	"unknown", "plain", "patched", "sorted-buddy"
@@ -56,6 +57,10 @@ snapshot_json_entry(const struct snapshot *snap, const struct snap_entry *e)
 	    "pcp_pages", snapshot_json_u64(e->pcp_pages),
 	    "stat_slack", snapshot_json_u64(e->stat_slack),
 	    "free_blocks", snapshot_json_array(e->free_blocks, e->norders));
+	/* An exact count kept from an earlier sample keeps its age. */
+	if (e->counted_ns != 0 && e->counted_ns <= snap->t_ns)
+		json_object_set_new(o, "counted_age_ns",
+		    json_integer((json_int_t)(snap->t_ns - e->counted_ns)));
 	/* A sampled scan's estimate keeps its interval. */
 	if (e->free_interval) {
 		json_object_set_new(o, "free_pages_lo",
@@ -244,6 +249,13 @@ snapshot_json_read_entry(struct snapshot *snap, json_t *o, const char **what)
 			return (-1);
 		e->free_interval = 1;
 	}
+	if ((j = json_object_get(o, "counted_age_ns")) != NULL) {
+		*what = "counted_age_ns is not a count of nanoseconds";
+		if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		    (uint64_t)json_integer_value(j) >= snap->t_ns)
+			return (-1);
+		e->counted_ns = snap->t_ns - (uint64_t)json_integer_value(j);
+	}
 	if (snapshot_json_read_mt(snap, e, o, what) != 0)
 		return (-1);
 	if ((j = json_object_get(o, "used")) != NULL) {
@@ -276,6 +288,8 @@ snapshot_from_json(struct snapshot *snap, json_t *o, const char *path,
 	int k;
 
 	snapshot_reset(snap);
+	/* Taken now: ages of kept counts are measured back from it. */
+	snap->t_ns = units_now_ns();
 	if (!json_is_object(o))
 		goto bad;
 	what = "format, norders, pageblock_order, migratetypes and entries "

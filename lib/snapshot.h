@@ -74,6 +74,12 @@ struct snap_entry {
 	int		 free_interval;
 	uint64_t	 free_lo;
 	uint64_t	 free_hi;
+	/*
+	 * When the figures were counted exactly (CLOCK_MONOTONIC, as t_ns):
+	 * kpageflags scans in rotation keep a key's last exact count until
+	 * its part comes round again.  0: not said (taken at this sample).
+	 */
+	uint64_t	 counted_ns;
 };
 
 struct snapshot {

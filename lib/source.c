@@ -316,3 +316,12 @@ source_close(struct source *src)
 		src->ops->close(src);
 	source_clear(src);
 }
+
+/* How exact the source's counts are, in one line (caller frees), or NULL. */
+char *
+source_counting(const struct source *src)
+{
+	if (src->ops == NULL || src->ops->counting == NULL)
+		return (NULL);
+	return (src->ops->counting(src));
+}

@@ -49,6 +49,7 @@ struct source_config {
 	char		 sys_root[PATH_MAX];	/* --sys, default /sys */
 	const char	*replay;	/* a recording read instead of /proc */
 	int		 busy_cores;	/* cores workloads are bound to */
+	double		 interval_s;	/* between samples; 0: unknown */
 	void		*settings[SOURCE_COUNT];
 };
 
@@ -79,6 +80,11 @@ struct source_ops {
 	 */
 	double		(*estimate)(const struct source *src, double interval_s,
 			    char **basis, char **advice);
+	/*
+	 * One line saying how exact the counts are and why (the run's
+	 * header prints it); NULL: exact at every sample.  May be NULL.
+	 */
+	char		*(*counting)(const struct source *src);
 	/*
 	 * Why the source never gives migratetype figures (free blocks and
 	 * pageblocks per migratetype), or NULL when it reads them.
@@ -119,6 +125,7 @@ void	*source_settings_new(const struct source_ops *ops);
 void	 source_settings_free(const struct source_ops *ops, void *settings);
 const struct region_map *source_region_map(const struct source *src);
 uint64_t source_region_bytes(const struct source *src);
+char	*source_counting(const struct source *src);
 double	 source_estimate(const struct source *src, double interval_s,
 	     char **basis, char **advice);
 

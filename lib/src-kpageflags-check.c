@@ -233,11 +233,17 @@ src_kpageflags_check(struct src_kpageflags *kp, struct snapshot *snap)
 		rz = &kp->map.zones[zi];
 		if (!z->seen || rz->partial)
 			continue;
+		/* A zone whose keys were not all counted now: kept counts. */
 		counted = 0;
 		for (i = 0; i < kp->map.nkeys; i++) {
-			if (kp->map.keys[i].zone == zi)
-				counted += kp->total[i].free;
+			if (kp->map.keys[i].zone != zi)
+				continue;
+			if (!src_kpageflags_key_scanned(kp, i))
+				break;
+			counted += kp->total[i].free;
 		}
+		if (i < kp->map.nkeys)
+			continue;
 		lo = z->free_before < z->free_after ? z->free_before :
 		    z->free_after;
 		hi = z->free_before < z->free_after ? z->free_after :

@@ -24,6 +24,12 @@
 /* The calibration read at open: at most this many batches, this long. */
 #define SRC_KPAGEFLAGS_CALIB_BATCHES 4
 #define SRC_KPAGEFLAGS_CALIB_NS	(10 * 1000 * 1000ULL)
+/*
+ * The observer budget of the scans: this share of all the CPUs
+ * (docs/performance.md: the load loses at most 0.02; half of it is kept
+ * for the rest of a sample and for a calibration made on a busy machine).
+ */
+#define SRC_KPAGEFLAGS_BUDGET	0.01
 
 /* How the kernel marks free blocks in kpageflags. */
 enum src_kpageflags_marking {
@@ -144,10 +150,27 @@ struct src_kpageflags {
 	uint64_t			 full_scans;
 	uint64_t			 sampled_scans;
 
+	/*
+	 * Exact scans in rotation: memory is cut into `rotation` parts of
+	 * whole regions, and each sample after the first counts one part
+	 * exactly and keeps the last exact counts of the others, with the
+	 * time they were taken.
+	 */
+	uint64_t			 rotation;	/* 1: every region */
+	int				 rotation_auto;
+	char				 rotation_why[320];
+	int				 part;		/* -1: the whole */
+	int				*region_part;	/* per region span */
+	struct src_kpageflags_acc	*kept;		/* per key */
+	uint64_t			*counted_ns;	/* per key, 0: never */
+	uint64_t			 rotated_scans;
+	uint64_t			 max_age_ns;
+
 	/* The cost estimate, from the calibration read at open. */
 	uint64_t			 online_pfns;
 	uint64_t			 calib_pfns;	/* 0: no estimate */
 	uint64_t			 calib_ns;
+	uint64_t			 calib_cpu_ns;	/* its CPU time */
 };
 
 /* src-kpageflags-scan.c */
@@ -159,6 +182,8 @@ uint64_t src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
 	     uint64_t hi);
 void	 src_kpageflags_calibrate(struct src_kpageflags *kp);
 void	 src_kpageflags_plan(struct src_kpageflags *kp, int sampled);
+void	 src_kpageflags_rotation(struct src_kpageflags *kp, uint64_t parts);
+int	 src_kpageflags_key_scanned(const struct src_kpageflags *kp, int key);
 double	 src_kpageflags_planned_fraction(const struct src_kpageflags *kp);
 
 /* src-kpageflags-check.c */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
@@ -373,7 +374,27 @@ src_kpageflags_scan_sampled(struct src_kpageflags_worker *w)
 	}
 }
 
-/* One thread's scan: its share of the pfns, whole or sampled. */
+/* A rotated scan: the regions of this sample's part in the thread's share. */
+static void
+src_kpageflags_scan_part(struct src_kpageflags_worker *w)
+{
+	const struct src_kpageflags *kp = w->kp;
+	const struct region_span *r;
+	uint64_t a, b;
+	int i;
+
+	for (i = 0; i < kp->map.nregions; i++) {
+		if (kp->region_part[i] != kp->part)
+			continue;
+		r = &kp->map.regions[i];
+		a = r->start_pfn > w->lo ? r->start_pfn : w->lo;
+		b = r->end_pfn < w->hi ? r->end_pfn : w->hi;
+		if (a < b && src_kpageflags_scan_range(w, a, b) != 0)
+			return;
+	}
+}
+
+/* One thread's scan: its share of the pfns, whole, in part or sampled. */
 static void
 src_kpageflags_scan(struct src_kpageflags_worker *w)
 {
@@ -381,8 +402,53 @@ src_kpageflags_scan(struct src_kpageflags_worker *w)
 	w->err = 0;
 	if (w->kp->sampled)
 		src_kpageflags_scan_sampled(w);
+	else if (w->kp->part >= 0)
+		src_kpageflags_scan_part(w);
 	else
 		src_kpageflags_scan_range(w, w->lo, w->hi);
+}
+
+/* Whether this sample's scan counts key i exactly (not kept, not drawn). */
+int
+src_kpageflags_key_scanned(const struct src_kpageflags *kp, int key)
+{
+	if (kp->sampled)
+		return (0);
+	return (kp->part < 0 ||
+	    kp->region_part[kp->map.keys[key].span] == kp->part);
+}
+
+/*
+ * Cut the regions into parts of about equal online pages, in the map's
+ * order (by node, then pfn), for exact scans in rotation: each region is
+ * in one part, so each key is counted whole or kept whole.
+ */
+void
+src_kpageflags_rotation(struct src_kpageflags *kp, uint64_t parts)
+{
+	const struct region_span *r;
+	uint64_t total, sum = 0, n;
+	int i;
+
+	kp->region_part = xcalloc(kp->map.nregions > 0 ? kp->map.nregions : 1,
+	    sizeof *kp->region_part);
+	if (parts > (uint64_t)kp->map.nregions)
+		parts = kp->map.nregions > 0 ? (uint64_t)kp->map.nregions : 1;
+	if (parts < 1)
+		parts = 1;
+	kp->rotation = parts;
+	kp->part = -1;
+	total = src_kpageflags_online(kp, 0, UINT64_MAX);
+	for (i = 0; i < kp->map.nregions; i++) {
+		r = &kp->map.regions[i];
+		n = src_kpageflags_online(kp, r->start_pfn, r->end_pfn);
+		/* The part holding the middle of the region's pages. */
+		kp->region_part[i] = total == 0 ? 0 :
+		    (int)(((double)sum + n / 2.0) * parts / total);
+		if (kp->region_part[i] >= (int)parts)
+			kp->region_part[i] = (int)parts - 1;
+		sum += n;
+	}
 }
 
 /* Body of the helper threads: one scan per round of the barriers. */
@@ -499,6 +565,17 @@ src_kpageflags_online_pfn(const struct src_kpageflags *kp, uint64_t off)
 	return (0);
 }
 
+/* CPU time of the calling thread, in ns. */
+static uint64_t
+src_kpageflags_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return (0);
+	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
+}
+
 /*
  * Time the scan of a few batches spread over the online pages, on the
  * caller's thread, so that the cost of a sample is known before the
@@ -512,7 +589,7 @@ void
 src_kpageflags_calibrate(struct src_kpageflags *kp)
 {
 	struct src_kpageflags_worker *w = &kp->workers[0];
-	uint64_t align = 1ULL << kp->maxorder, t0, lo, next = 0, pfns = 0;
+	uint64_t align = 1ULL << kp->maxorder, t0, c0, lo, next = 0, pfns = 0;
 	int i;
 
 	kp->online_pfns = src_kpageflags_online(kp, 0, UINT64_MAX);
@@ -525,6 +602,7 @@ src_kpageflags_calibrate(struct src_kpageflags *kp)
 	if (w->err != 0)
 		return;
 	t0 = units_now_ns();
+	c0 = src_kpageflags_cpu_ns();
 	for (i = 0; i < SRC_KPAGEFLAGS_CALIB_BATCHES; i++) {
 		lo = src_kpageflags_online_pfn(kp, kp->online_pfns /
 		    SRC_KPAGEFLAGS_CALIB_BATCHES * i);
@@ -543,6 +621,7 @@ src_kpageflags_calibrate(struct src_kpageflags *kp)
 			break;
 	}
 	kp->calib_ns = units_now_ns() - t0;
+	kp->calib_cpu_ns = src_kpageflags_cpu_ns() - c0;
 	kp->calib_pfns = pfns;
 }
 
@@ -730,6 +809,16 @@ src_kpageflags_run(struct src_kpageflags *kp, char **cause)
 	}
 	if (kp->sampled)
 		src_kpageflags_estimate_keys(kp);
+	else if (kp->part >= 0) {
+		/* The keys of other parts keep their last exact counts. */
+		for (i = 0; i < kp->map.nkeys; i++) {
+			if (src_kpageflags_key_scanned(kp, i))
+				kp->kept[i] = kp->total[i];
+			else
+				kp->total[i] = kp->kept[i];
+		}
+	} else
+		memcpy(kp->kept, kp->total, kp->map.nkeys * sizeof *kp->kept);
 	return (0);
 }
 

@@ -60,17 +60,23 @@ src_kpageflags_zoneinfo(struct source *src, struct procfile *pf,
 
 /*
  * The interval of a key's free pages from a sampled scan: the interval of
- * its BUDDY pages plus its per-CPU pages, never below the free pages seen
- * nor above the present pages less the used pages seen, so that a key
- * where the scan saw a used page is proven active (docs/metrics.md).
+ * its BUDDY pages, widened by the per-CPU pages, whose place in the zone
+ * is not known (none of them may be here, or all of the zone's), never
+ * below the free pages seen nor above the pfns the key spans less the
+ * used pages seen (a bound the truth cannot exceed, unlike the estimated
+ * present pages), so that a key where the scan saw a used page is proven
+ * active (docs/metrics.md).
  */
 static void
-src_kpageflags_fill_interval(struct snap_entry *e,
-    const struct src_kpageflags_est *est, const struct src_kpageflags_acc *a)
+src_kpageflags_fill_interval(const struct src_kpageflags *kp, int i,
+    struct snap_entry *e)
 {
-	double lo = est->lo + a->pcp, hi = est->hi + a->pcp;
-	double cap = e->present > est->seen_used ?
-	    (double)(e->present - est->seen_used) : 0;
+	const struct src_kpageflags_est *est = &kp->est[i];
+	const struct region_key *k = &kp->map.keys[i];
+	double lo = est->lo, hi = est->hi + (double)kp->zones[k->zone].pcp;
+	uint64_t span = k->end_pfn - k->start_pfn;
+	double cap = span > est->seen_used ? (double)(span - est->seen_used) :
+	    0;
 
 	if (hi > cap)
 		hi = cap;
@@ -110,8 +116,33 @@ src_kpageflags_fill(struct src_kpageflags *kp, struct snapshot *snap)
 		e->used[SNAP_USED_OTHER] += a->zero - a->uninit - a->pcp;
 		e->uninit = a->uninit;
 		if (kp->sampled && kp->est[i].partial)
-			src_kpageflags_fill_interval(e, &kp->est[i], a);
+			src_kpageflags_fill_interval(kp, i, e);
+		else if (!kp->sampled) {
+			if (src_kpageflags_key_scanned(kp, i))
+				kp->counted_ns[i] = snap->t_ns;
+			e->counted_ns = kp->counted_ns[i];
+			if (snap->t_ns - e->counted_ns > kp->max_age_ns)
+				kp->max_age_ns = snap->t_ns - e->counted_ns;
+		}
 	}
+}
+
+/*
+ * What this sample scans: with --scan-fraction below 1 a random sample
+ * of every key (a full scan the first and every Nth time); else the first
+ * sample whole and, with a rotation, one part of the regions after it.
+ */
+static void
+src_kpageflags_choose(struct src_kpageflags *kp)
+{
+	kp->part = -1;
+	if (kp->fraction < 1) {
+		src_kpageflags_plan(kp, kp->samples % kp->full_every != 0);
+		return;
+	}
+	src_kpageflags_plan(kp, 0);
+	if (kp->rotation > 1 && kp->samples > 0)
+		kp->part = (int)((kp->samples - 1) % kp->rotation);
 }
 
 /* One sample: zoneinfo, scan, zoneinfo again, then the figures. */
@@ -138,17 +169,18 @@ src_kpageflags_read(struct source *src, struct snapshot *snap, int flags,
 
 	t0 = units_now_ns();
 	kp->head_rule = kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY;
-	/* Full scans: all with fraction 1, else the first and every Nth. */
-	src_kpageflags_plan(kp, kp->fraction < 1 &&
-	    kp->samples % kp->full_every != 0);
+	src_kpageflags_choose(kp);
 	if (kp->sampled)
 		kp->sampled_scans++;
+	else if (kp->part >= 0)
+		kp->rotated_scans++;
 	else
 		kp->full_scans++;
 	if ((rc = src_kpageflags_run(kp, cause)) != 0)
 		return (rc);
 	/* Telling the marking needs every page's flags. */
-	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED && !kp->sampled) {
+	if (kp->marking == SRC_KPAGEFLAGS_UNDECIDED && !kp->sampled &&
+	    kp->part < 0) {
 		src_kpageflags_detect(kp);
 		if (kp->marking == SRC_KPAGEFLAGS_HEAD_ONLY) {
 			kp->head_rule = 1;
@@ -191,9 +223,16 @@ static const struct opt_def src_kpageflags_options[] = {
 	{ .name = "scan-fraction", .type = OPT_DOUBLE,
 	  .offset = offsetof(struct src_kpageflags_settings, scan_fraction),
 	  .arg = "F", .def = "1", .dmin = 0, .dmax = 1,
-	  .help = "read this share of each region's pageblocks per sample, "
-	  "drawn at random, and estimate the rest with a 95% interval "
-	  "(0 < F <= 1)" },
+	  .help = "estimates instead of counts: read this share of each "
+	  "region's pageblocks per sample, drawn at random, and estimate the "
+	  "rest with a 95% interval (0 < F <= 1; 1: exact counts)" },
+	{ .name = "scan-rotation", .type = OPT_STRING,
+	  .offset = offsetof(struct src_kpageflags_settings, scan_rotation),
+	  .arg = "N|auto", .def = "auto",
+	  .help = "count exactly in rotation: each sample after the first "
+	  "scans one of N parts of memory (whole regions) and the others keep "
+	  "their last exact count; auto: the fewest parts whose scan fits the "
+	  "observer budget at the interval, 1: every region every sample" },
 	{ .name = "full-scan-every", .type = OPT_U64,
 	  .offset = offsetof(struct src_kpageflags_settings, full_scan_every),
 	  .arg = "N", .def = "10", .min = 1, .max = 1000000,
@@ -213,6 +252,7 @@ src_kpageflags_settings_check(void *settings, char **cause)
 {
 	struct src_kpageflags_settings *s = settings;
 	char *why = NULL;
+	long n = 0;
 	int rc;
 
 	s->region_block = 0;
@@ -221,6 +261,17 @@ src_kpageflags_settings_check(void *settings, char **cause)
 	if (!(s->scan_fraction > 0 && s->scan_fraction <= 1))
 		return (fail_with(cause, RB_EXIT_INPUT, "--scan-fraction %g: "
 		    "must be above 0 and at most 1", s->scan_fraction));
+	s->rotation = 0;
+	if (s->scan_rotation != NULL &&
+	    strcmp(s->scan_rotation, "auto") != 0 &&
+	    units_parse_long(s->scan_rotation, 1, 1000000, &n, &why) != 0) {
+		rc = fail_with(cause, RB_EXIT_INPUT, "--scan-rotation: %s "
+		    "(a number of parts or 'auto')", why);
+		free(why);
+		return (rc);
+	}
+	if (s->scan_rotation != NULL && strcmp(s->scan_rotation, "auto") != 0)
+		s->rotation = (uint64_t)n;
 	if (s->scan_threads_text != NULL &&
 	    strcmp(s->scan_threads_text, "auto") != 0 &&
 	    units_parse_long(s->scan_threads_text, 1,
@@ -290,6 +341,9 @@ src_kpageflags_close(struct source *src)
 		return;
 	src_kpageflags_stop_workers(kp);
 	free(kp->total);
+	free(kp->kept);
+	free(kp->counted_ns);
+	free(kp->region_part);
 	free(kp->est);
 	free(kp->zones);
 	if (kp->fd != -1)
@@ -400,6 +454,54 @@ src_kpageflags_auto_threads(struct src_kpageflags *kp, int busy)
 	return (n);
 }
 
+/*
+ * The parts of the exact scans in rotation: as many as --scan-rotation
+ * says, or (auto) the fewest whose scan costs at most the observer budget
+ * (SRC_KPAGEFLAGS_BUDGET of the CPUs) at the interval, from the cost per
+ * page the calibration measured.  Says why in rotation_why.
+ */
+static uint64_t
+src_kpageflags_choose_rotation(struct src_kpageflags *kp,
+    const struct src_kpageflags_settings *set, double interval_s)
+{
+	double per, full, budget;
+	int cpus = src_kpageflags_cpus();
+	uint64_t parts;
+
+	kp->rotation_auto = set->rotation == 0;
+	if (kp->fraction < 1) {
+		snprintf(kp->rotation_why, sizeof kp->rotation_why, "none: "
+		    "--scan-fraction %g asks for estimates", kp->fraction);
+		return (1);
+	}
+	if (!kp->rotation_auto) {
+		snprintf(kp->rotation_why, sizeof kp->rotation_why,
+		    "--scan-rotation %" PRIu64, set->rotation);
+		return (set->rotation);
+	}
+	/* CPU time, not wall time: on a busy machine the scan waits. */
+	per = kp->calib_pfns == 0 || kp->calib_cpu_ns == 0 ? -1 :
+	    (double)kp->calib_cpu_ns / 1e9 / (double)kp->calib_pfns;
+	if (per < 0 || interval_s <= 0) {
+		snprintf(kp->rotation_why, sizeof kp->rotation_why, "auto: "
+		    "%s, so every region every sample", per < 0 ? "the scan "
+		    "speed is unknown" : "no sampling interval");
+		return (1);
+	}
+	full = per * (double)kp->online_pfns;
+	budget = SRC_KPAGEFLAGS_BUDGET * cpus * interval_s;
+	parts = full <= budget ? 1 : (uint64_t)ceil(full / budget);
+	if (parts > (uint64_t)kp->map.nregions)
+		parts = kp->map.nregions > 0 ? (uint64_t)kp->map.nregions : 1;
+	snprintf(kp->rotation_why, sizeof kp->rotation_why, "auto: a full "
+	    "scan costs %.3g CPU-s (%" PRIu64 " pages at %.1f ns), the budget "
+	    "is %.3g CPU-s per %.3g s interval (%g of %d CPU%s): %" PRIu64
+	    " part%s", full, kp->online_pfns, per * 1e9, budget, interval_s,
+	    SRC_KPAGEFLAGS_BUDGET, cpus, cpus == 1 ? "" : "s", parts,
+	    parts == 1 ? "" : "s");
+	return (parts);
+}
+
 /* Open kpageflags, build the region map and start the scan threads. */
 static int
 src_kpageflags_open(struct source *src, char **cause)
@@ -417,6 +519,8 @@ src_kpageflags_open(struct source *src, char **cause)
 		set = &defaults;
 	kp = xcalloc(1, sizeof *kp);
 	kp->fd = -1;
+	kp->part = -1;
+	kp->rotation = 1;
 	snapshot_init(&kp->before);
 	snapshot_init(&kp->after);
 	procfile_init(&kp->after_file);
@@ -462,7 +566,11 @@ src_kpageflags_open(struct source *src, char **cause)
 	if (kp->seed == 0)
 		kp->seed = 1;
 	kp->est = xcalloc(kp->map.nkeys, sizeof *kp->est);
+	kp->kept = xcalloc(kp->map.nkeys, sizeof *kp->kept);
+	kp->counted_ns = xcalloc(kp->map.nkeys, sizeof *kp->counted_ns);
 	src_kpageflags_calibrate(kp);
+	src_kpageflags_rotation(kp, src_kpageflags_choose_rotation(kp, set,
+	    src->cfg.interval_s));
 	snprintf(kp->detection, sizeof kp->detection, "not decided yet");
 	return (0);
 
@@ -497,7 +605,8 @@ src_kpageflags_round2(double x)
  * The expected time of a sample: the pages it reads, at the cost per page
  * of the calibration read, shared by the threads (assuming they scale,
  * which they do only with free CPUs and memory bandwidth).  When the
- * interval is shorter, propose the threads and the fraction that fit.
+ * interval is shorter, propose the threads and the parts in rotation
+ * (or, for estimates, the fraction) that fit.
  */
 static double
 src_kpageflags_estimate(const struct source *src, double interval_s,
@@ -506,12 +615,14 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
 	const struct src_kpageflags *kp = src->priv;
 	double per = src_kpageflags_s_per_pfn(kp), one, est, frac, share;
 	char *threads = NULL, *fraction = NULL, fraction_text[128];
-	long need;
+	long need, parts;
 
 	if (per < 0)
 		return (-1);
 	one = per * (double)kp->online_pfns;
 	share = src_kpageflags_planned_fraction(kp);
+	if (share >= 1 && kp->rotation > 1)
+		share = 1.0 / kp->rotation;
 	est = one / kp->nthreads * share;
 	snprintf(fraction_text, sizeof fraction_text, ", %.3g of the pages "
 	    "(a full scan every %" PRIu64 " samples takes %.3g s)", share,
@@ -527,9 +638,16 @@ src_kpageflags_estimate(const struct source *src, double interval_s,
 	if (need > kp->nthreads && need <= src_kpageflags_cpus() &&
 	    need <= SRC_KPAGEFLAGS_MAX_THREADS)
 		threads = xasprintf("--scan-threads %ld", need);
-	/* A margin of 10 %: the calibration is a few milliseconds. */
+	/*
+	 * Exact counts: the parts in rotation that fit, with a margin of
+	 * 10 % (the calibration is a few milliseconds); estimates only when
+	 * the user asked for them.
+	 */
+	parts = (long)ceil(one / kp->nthreads / (interval_s * 0.9));
 	frac = src_kpageflags_round2(interval_s / (est / share) * 0.9);
-	if (frac >= 0.001)
+	if (kp->fraction >= 1 && parts > 1 && parts <= kp->map.nregions)
+		fraction = xasprintf("--scan-rotation %ld", parts);
+	else if (kp->fraction < 1 && frac >= 0.001)
 		fraction = xasprintf("--scan-fraction %g", frac);
 	*advice = xasprintf("kpageflags: a sample's scan takes about %.3g s "
 	    "(%s), longer than the %.3g s interval: use %s%s%s%sa longer "
@@ -559,6 +677,21 @@ src_kpageflags_describe_scan(struct source *src, json_t *obj)
 	    json_string(basis) : json_null());
 	free(basis);
 	free(advice);
+	json_object_set_new(obj, "counts", json_string(kp->fraction < 1 ?
+	    "estimates" : kp->rotation > 1 ? "exact in rotation" : "exact"));
+	json_object_set_new(obj, "scan_rotation",
+	    json_integer((json_int_t)kp->rotation));
+	json_object_set_new(obj, "scan_rotation_why",
+	    json_string(kp->rotation_why));
+	json_object_set_new(obj, "rotation_rule", json_string("the regions "
+	    "are cut into scan_rotation parts of about equal online pages; "
+	    "the first sample counts every region, each later one counts one "
+	    "part exactly, in turn, and the other regions keep their last "
+	    "exact count (counted_at_s in samples.csv)"));
+	json_object_set_new(obj, "rotated_scans",
+	    json_integer((json_int_t)kp->rotated_scans));
+	json_object_set_new(obj, "max_count_age_s",
+	    json_real(kp->max_age_ns / 1e9));
 	json_object_set_new(obj, "scan_fraction", json_real(kp->fraction));
 	json_object_set_new(obj, "full_scan_every",
 	    json_integer((json_int_t)kp->full_every));
@@ -682,6 +815,29 @@ src_kpageflags_region_map(const struct source *src)
 	return (kp != NULL ? &kp->map : NULL);
 }
 
+/* One line: estimates, exact in rotation, or exact at every sample. */
+static char *
+src_kpageflags_counting(const struct source *src)
+{
+	const struct src_kpageflags *kp = src->priv;
+
+	if (kp == NULL)
+		return (NULL);
+	if (kp->fraction < 1)
+		return (xasprintf("kpageflags: ESTIMATES, not counts: a random "
+		    "%g of each region per sample (95%% intervals), a full "
+		    "count every %" PRIu64 " samples", kp->fraction,
+		    kp->full_every));
+	if (kp->rotation > 1)
+		return (xasprintf("kpageflags: exact counts in rotation: the "
+		    "first sample counts every region, each later one 1 of %"
+		    PRIu64 " parts of memory, so a region's count is at most %"
+		    PRIu64 " samples old (%s)", kp->rotation, kp->rotation - 1,
+		    kp->rotation_why));
+	return (xasprintf("kpageflags: exact counts of every region at every "
+	    "sample (%s)", kp->rotation_why));
+}
+
 const struct source_ops src_kpageflags_ops = {
 	.name = "kpageflags",
 	.summary = "emulated regions counted from /proc/kpageflags (root)",
@@ -695,6 +851,7 @@ const struct source_ops src_kpageflags_ops = {
 	.close = src_kpageflags_close,
 	.region_map = src_kpageflags_region_map,
 	.estimate = src_kpageflags_estimate,
+	.counting = src_kpageflags_counting,
 	.no_migratetypes = "the kpageflags source gives no migratetype per "
 	    "pageblock or per free block: /proc/kpageflags has no migratetype "
 	    "bits (docs/csv-schema.md)",

@@ -5,6 +5,10 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
 #include "src-procfs.h"
 
 /* Applies to mainline zoneinfo (no region headers or tables). */
@@ -45,6 +49,38 @@ src_zone_describe(struct source *src, json_t *obj)
 	src_procfs_describe(src, obj);
 }
 
+/*
+ * When auto fell back to this source: one line saying that the regions
+ * are whole zones and why no finer source applied (the kpageflags
+ * source's reason, usually that it needs root).  NULL when the source
+ * was asked for by name.
+ */
+static char *
+src_zone_counting(const struct source *src)
+{
+	const char *why = NULL, *line;
+	char *text;
+	size_t len;
+
+	if (src->why == NULL || strncmp(src->why, "auto", 4) != 0)
+		return (NULL);
+	for (line = src->passed_over; line != NULL && *line != '\0'; ) {
+		if (strncmp(line, "kpageflags: ", 12) == 0) {
+			why = line + 12;
+			break;
+		}
+		if ((line = strchr(line, '\n')) != NULL)
+			line++;
+	}
+	if (why == NULL)
+		return (xstrdup("zone: regions are whole zones: no source "
+		    "with finer regions applies here"));
+	len = strcspn(why, "\n");
+	text = xasprintf("zone: regions are whole zones, not emulated "
+	    "regions: %.*s", (int)len, why);
+	return (text);
+}
+
 const struct source_ops src_zone_ops = {
 	.name = "zone",
 	.summary = "mainline kernel: each populated zone is a region",
@@ -52,5 +88,6 @@ const struct source_ops src_zone_ops = {
 	.open = src_procfs_open,
 	.read = src_zone_read,
 	.describe = src_zone_describe,
-	.close = src_procfs_close
+	.close = src_procfs_close,
+	.counting = src_zone_counting
 };

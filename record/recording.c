@@ -36,18 +36,28 @@ recording_first(const char *replay, char *buf, size_t len,
 	return (0);
 }
 
-/* The system part of meta.json: what a recording kept, else live. */
+/*
+ * The system part of meta.json: what a recording kept, else live.  A
+ * replay of a recording that kept none describes this machine, but not
+ * its boot: the samples came from another, so the boot is "unknown".
+ */
 json_t *
 recording_system(const char *replay, const char *proc_root,
     char **cause)
 {
 	char path[4096];
+	json_t *sys;
 
 	if (replay != NULL) {
 		snprintf(path, sizeof path, "%s/system.json", replay);
 		if (access(path, F_OK) == 0)
 			return (input_json_object(path, 0, INPUT_JSON_MAX,
 			    cause));
+		/* No system.json: this host's facts, but not its boot. */
+		sys = meta_system(proc_root);
+		json_object_set_new(json_object_get(sys, "kernel"), "boot_id",
+		    json_string("unknown"));
+		return (sys);
 	}
 	return (meta_system(proc_root));
 }

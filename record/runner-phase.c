@@ -83,7 +83,7 @@ static void
 runner_placement(struct runner *r, const struct suite_phase *ph, pid_t pid)
 {
 	struct sink_csv *sink;
-	char *cause = NULL;
+	char *cause = NULL, text[192];
 	uint64_t pages;
 	double t_s;
 	int i;
@@ -108,6 +108,15 @@ runner_placement(struct runner *r, const struct suite_phase *ph, pid_t pid)
 		sink_csv_placement(sink, t_s, ph->name, ph->workload,
 		    (long)pid, r->map->regions[i].node,
 		    r->map->regions[i].region, pages);
+	}
+	/* Mappings of the zero page are not the workload's memory. */
+	if (sink != NULL && r->placement_result.zero_page_mapped > 0) {
+		snprintf(text, sizeof text, "%s pid %ld: %llu pages map the "
+		    "shared zero page, left out of placement.csv",
+		    ph->workload, (long)pid, (unsigned long long)
+		    r->placement_result.zero_page_mapped);
+		sink_csv_event(sink, t_s, "zero_page_mapped", text, ph->name,
+		    NULL);
 	}
 	sampler_sink_unlock(&r->session.sampler);
 }

@@ -268,6 +268,8 @@ static int
 runner_open_source(struct runner *r, struct source_cli *cli, char **cause)
 {
 	cli->busy_cores = runner_busy_cores(r);
+	cli->interval_s = (double)(r->set->interval > 0 ? r->set->interval :
+	    r->suite->interval_ns) / 1e9;
 	if (r->set->replay == NULL)
 		return (source_cli_open(cli, &r->src, NULL, cause));
 	return (recording_open_source(r->set->replay, cli, &r->src, "run",
@@ -352,7 +354,7 @@ runner_json(struct runner *r, const char *parent, int code)
 static int
 runner_repetitions(struct runner *r, json_t *system, const char *parent)
 {
-	char name[96];
+	char name[96], *counting;
 	int rc, code = RB_EXIT_OK;
 
 	for (r->rep = 0; r->rep < r->nreps && session_signal() == 0 &&
@@ -366,6 +368,11 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 		if (!r->set->quiet)
 			fprintf(stderr, "run %s: results in %s\n", name,
 			    r->dir);
+		if (!r->set->quiet && r->rep == 0 && (counting =
+		    source_counting(&r->src)) != NULL) {
+			fprintf(stderr, "%s\n", counting);
+			free(counting);
+		}
 		rc = runner_repetition(r, system);
 		if (rc != RB_EXIT_OK && (code == RB_EXIT_OK ||
 		    rc == RB_EXIT_INTR))
@@ -517,8 +524,13 @@ runner_main(const struct suite *suite, const struct runner_settings *set,
 		log_errorx("%s", cause);
 		free(cause);
 		code = -rc;
+	} else if ((system = recording_system(set->replay, cli->proc,
+	    &cause)) == NULL) {
+		/* A replay keeps the recording's machine and boot. */
+		log_errorx("run: %s", cause);
+		free(cause);
+		code = RB_EXIT_INPUT;
 	} else {
-		system = meta_system(cli->proc);
 		if (set->format == 1)
 			r.json_reps = json_array();
 		code = runner_repetitions(&r, system, parent);

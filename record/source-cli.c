@@ -167,6 +167,7 @@ source_cli_config(const struct source_cli *cli, struct source_config *cfg,
 	snprintf(cfg->proc_root, sizeof cfg->proc_root, "%s", cli->proc);
 	snprintf(cfg->sys_root, sizeof cfg->sys_root, "%s", cli->sys);
 	cfg->busy_cores = cli->busy_cores;
+	cfg->interval_s = cli->interval_s;
 	for (i = 0; (ops = source_table[i]) != NULL; i++) {
 		cfg->settings[i] = cli->settings[i];
 		if (ops->check != NULL && cli->settings[i] != NULL &&

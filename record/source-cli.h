@@ -16,6 +16,7 @@ struct source_cli {
 	char	*proc;
 	char	*sys;
 	int	 busy_cores;	/* cores the workloads are bound to */
+	double	 interval_s;	/* the sampling interval; 0: unknown */
 	/* Each source's own settings, by position in source_table. */
 	void	*settings[SOURCE_COUNT];
 };

@@ -187,7 +187,7 @@ grep -q '"scan_fraction": 0.05' "$WORK/sampled/1/meta.json"
 ok $? "(the copy has sampled-scan settings)"
 rb compare "$WORK/vanilla" "$WORK/sampled"
 expect_rc 0 "compare exact with sampled counts"
-expect_out 'how counts were read differs: exact \(.*vanilla/1\); sampled \(--scan-fraction 0\.05, a full scan every 10\) \(.*sampled/1\)' \
+expect_out 'how counts were read differs: exact \(.*vanilla/1\); sampled \(--scan-fraction 0\.05, a full scan every 10\), estimates \(.*sampled/1\)' \
     "the note says which runs were sampled, and how"
 rb compare "$WORK/vanilla" "$WORK/same"
 ! grep -q 'how counts were read' "$WORK/out"

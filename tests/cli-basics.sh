@@ -21,10 +21,12 @@ expect_rc 0 "a unique prefix runs the command"
 
 # A command's own source defaults are the ones its help shows.
 rb run --help
-expect_out 'a 95% interval \(0 < F <= 1\) \[default: 0\.05\]' \
-    "run --help shows run's --scan-fraction default"
+expect_out 'exact counts\) \[default: 1\]' \
+    "run --help: --scan-fraction defaults to exact counts"
+expect_out 'every sample \[default: auto\]' \
+    "run --help: --scan-rotation defaults to auto"
 rb sample --help
-expect_out 'a 95% interval \(0 < F <= 1\) \[default: 1\]' \
-    "sample --help shows the table's"
+expect_out 'exact counts\) \[default: 1\]' \
+    "sample --help shows the same"
 
 done_testing

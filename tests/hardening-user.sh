@@ -99,4 +99,23 @@ else
 	ok 0 "# SKIP /proc/kpageflags is not readable"
 fi
 
+# Without root, auto falls back to whole zones and says so in one line.
+chmod 755 "$WORK"
+mkdir "$WORK/nr" && chown "$NUID:$NGID" "$WORK/nr"
+if command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid "$NUID" --regid "$NGID" --clear-groups \
+	    "$REGIONBENCH" sample --count 1 --out "$WORK/nr/run" \
+	    >"$WORK/out" 2>"$WORK/err" </dev/null
+	RC=$?
+	expect_rc 0 "sample as nobody"
+	[ "$(grep -c '^zone: regions are whole zones' "$WORK/err")" = 1 ]
+	ok $? "as nobody, one line says that regions are whole zones"
+	expect_err '^zone: regions are whole zones, not emulated regions: .*kpageflags.* needs root' \
+	    "and why: kpageflags needs root"
+else
+	ok 0 "# SKIP no setpriv to drop root"
+	ok 0 "# SKIP no setpriv to drop root"
+	ok 0 "# SKIP no setpriv to drop root"
+fi
+
 done_testing

@@ -156,7 +156,7 @@ if "$REGIONBENCH" help 2>/dev/null | grep -q '^  sample '; then
 	expect_rc 0 "sample --source kpageflags on the synthetic machine"
 	grep -q ',1,0,Normal,63488,30720,' "$WORK/s/samples.csv"
 	ok $? "sample --source kpageflags: node 1 region 0 row"
-	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768,,$' "$WORK/s/samples.csv"
+	grep -q ',0,1,Normal,0,0,0,0,0,0,0,0,32768,,,0.000$' "$WORK/s/samples.csv"
 	ok $? "sample: memory not initialised yet is in uninit_pages, not present, free or used"
 	rb analyze "$WORK/s"
 	expect_rc 0 "analyze the synthetic machine's sample"
@@ -268,25 +268,33 @@ EOF
 	    "$WORK/sq/events.csv"
 	ok $? "--quiet: the warning is still an event in events.csv"
 	rb sample --source kpageflags $PB --interval 1ms --count 2 \
-	    --out "$WORK/s4"
+	    --scan-rotation 1 --out "$WORK/s4"
 	expect_rc 0 "sample with an interval shorter than the scan"
 	[ "$(grep -c 'longer than the 0.001 s interval' "$WORK/err")" = 1 ]
 	ok $? "one warning line on stderr"
-	expect_err "use (--scan-threads [0-9]+ or )?(--scan-fraction 0\.[0-9]+, or )?a longer --interval" \
+	expect_err "use (--scan-threads [0-9]+ or )?(--scan-rotation [0-9]+, or )?a longer --interval" \
 	    "the warning proposes settings"
-	# A fraction is proposed when one of at least 0.001 fits the interval
-	# with the 10 % margin, that is when the scan takes under 0.9 s; a
-	# sanitized build on a loaded machine may take longer, and then only a
-	# longer interval fits.  The estimate is printed to three digits, so
-	# the check near 0.9 s allows for its rounding.
+	! grep -q -- '--scan-fraction' "$WORK/err"
+	ok $? "it proposes no estimates"
+	# Parts in rotation are proposed when some number of regions (32
+	# here) fits the interval with the 10 % margin; a sanitized build on
+	# a loaded machine may need more, and then only a longer interval
+	# fits.  The estimate is printed to three digits.
 	est=$(sed -n 's/.*scan takes about \([0-9.e+-]*\) s.*/\1/p' "$WORK/err")
-	frac=$(sed -n 's/.*--scan-fraction \([0-9.e+-]*\),.*/\1/p' "$WORK/err")
-	awk -v est="$est" -v frac="$frac" 'BEGIN {
+	rot=$(sed -n 's/.*--scan-rotation \([0-9]*\),.*/\1/p' "$WORK/err")
+	awk -v est="$est" -v rot="$rot" 'BEGIN {
 		if (est == "") exit 1
-		if (frac == "") exit !(est > 0.89)
-		exit !(est < 0.91 && frac >= 0.001 && frac * est <= 0.001 * 1.01)
+		if (rot == "") exit !(est / 32 > 0.0009 * 0.99)
+		exit !(rot >= 2 && rot <= 32 && est / rot <= 0.0009 * 1.01)
 	}'
-	ok $? "the proposed fraction fits, or none of 0.001 or more could (scan $est s, fraction ${frac:-none})"
+	ok $? "the proposed rotation fits, or none could (scan $est s, parts ${rot:-none})"
+	rb sample --source kpageflags $PB --interval 1ms --count 1 \
+	    --out "$WORK/s4a" --quiet
+	expect_rc 0 "sample --interval 1ms with the automatic rotation"
+	grep -q '"scan_rotation": [0-9]' "$WORK/s4a/meta.json" &&
+	    grep -q '"scan_rotation_why": "auto: a full scan costs' \
+	    "$WORK/s4a/meta.json"
+	ok $? "meta.json says which rotation auto chose, and why"
 	grep -q '^0.000,warning,"kpageflags: a sample.s scan takes about' \
 	    "$WORK/s4/events.csv"
 	ok $? "the warning is an event in events.csv"
@@ -304,12 +312,12 @@ EOF
 	    --scan-fraction 0.05 --full-scan-every 5 --scan-seed 3 \
 	    --out "$WORK/f" --quiet
 	expect_rc 0 "sample with --scan-fraction 0.05"
-	head -1 "$WORK/f/samples.csv" | grep -q ',uninit_pages,free_pages_lo,free_pages_hi$'
-	ok $? "samples.csv ends with the interval columns"
-	[ "$(grep -c ',0,0,Normal,.*,,$' "$WORK/f/samples.csv")" = 1 ]
-	ok $? "the first sample, a full scan, has no interval"
-	[ "$(grep -c ',0,0,Normal,.*,[0-9][0-9]*,131072$' "$WORK/f/samples.csv")" = 2 ]
-	ok $? "the sampled scans give an interval"
+	head -1 "$WORK/f/samples.csv" | grep -q ',uninit_pages,free_pages_lo,free_pages_hi,counted_at_s$'
+	ok $? "samples.csv ends with the interval and counted_at_s columns"
+	[ "$(grep -c ',0,0,Normal,.*,,,0\.000$' "$WORK/f/samples.csv")" = 1 ]
+	ok $? "the first sample, a full scan, has no interval and is counted"
+	[ "$(grep -c ',0,0,Normal,.*,[0-9][0-9]*,131072,$' "$WORK/f/samples.csv")" = 2 ]
+	ok $? "the sampled scans give an interval and no count time"
 	grep -q '"scan_seed": 3,' "$WORK/f/meta.json"
 	ok $? "meta.json keeps the seed"
 	rb analyze "$WORK/f"
@@ -326,12 +334,12 @@ EOF
 	expect_rc 0 "record sampled scans"
 	rb sample --replay "$WORK/f-rec" --out "$WORK/f-rep" --quiet
 	expect_rc 0 "replay them"
-	grep -q ',[0-9][0-9]*,131072$' "$WORK/f-rep/samples.csv" &&
+	grep -q ',[0-9][0-9]*,131072,$' "$WORK/f-rep/samples.csv" &&
 	    cmp -s "$WORK/f-run/samples.csv" "$WORK/f-rep/samples.csv"
 	ok $? "the replay keeps the sampled scans' intervals"
 	# An interval that does not hold its estimate is bad input.
 	cp -R "$WORK/f" "$WORK/f-bad"
-	sed 's/,[0-9]*,131072$/,131073,131072/' "$WORK/f/samples.csv" \
+	sed 's/,[0-9]*,131072,$/,131073,131072,/' "$WORK/f/samples.csv" \
 	    >"$WORK/f-bad/samples.csv"
 	rb analyze "$WORK/f-bad"
 	expect_rc 2 "analyze refuses an interval that misses free_pages"
@@ -341,14 +349,21 @@ EOF
 	expect_rc 2 "--scan-fraction 0 is refused"
 	rb sample --source kpageflags $PB --count 1 --scan-fraction 1.5
 	expect_rc 2 "--scan-fraction 1.5 is refused"
-	# run reads sampled scans unless told otherwise; sample stays exact.
+	# Exact counts by default: run and sample alike.
 	printf '[suite]\nname = small\ndescription = one small pagetest\ninterval = 100ms\n\n[phase pagetest]\nworkload = pagetest\nsize = 4M\nthreads = 1\nhold = 0s\nsettle = 0s\n' >"$WORK/small.ini"
 	rb run "$WORK/small.ini" --source kpageflags $PB --out "$WORK/r-def" \
 	    --no-charts --quiet
 	expect_rc 0 "run with the kpageflags source's run defaults"
-	grep -q '"scan_fraction": 0.05' "$WORK/r-def/meta.json" &&
-	    grep -q '"full_scan_every": 10,' "$WORK/r-def/meta.json"
-	ok $? "run defaults to sampled scans, a full one every 10, in meta.json"
+	grep -q '"scan_fraction": 1.0' "$WORK/r-def/meta.json" &&
+	    grep -q '"counts": "exact' "$WORK/r-def/meta.json"
+	ok $? "run defaults to exact counts, in meta.json"
+	rb run "$WORK/small.ini" --source kpageflags $PB --out "$WORK/r-hdr" \
+	    --no-charts --scan-rotation 2
+	expect_rc 0 "run --scan-rotation 2, not quiet"
+	expect_err '^kpageflags: exact counts in rotation: .* 1 of 2 parts' \
+	    "run's header says how it counts"
+	! grep -q ',[0-9][0-9]*,[0-9][0-9]*,[0-9.]*$' "$WORK/r-def/samples.csv"
+	ok $? "no row of run's default is an estimate"
 	rb run "$WORK/small.ini" --source kpageflags $PB --out "$WORK/r-full" \
 	    --no-charts --quiet --scan-fraction 1
 	expect_rc 0 "run --scan-fraction 1"
@@ -356,6 +371,44 @@ EOF
 	ok $? "the command line overrides run's default"
 	grep -q '"scan_fraction": 1.0,' "$WORK/s/meta.json"
 	ok $? "sample's default stays a full scan"
+
+	# Exact in rotation: on a frozen machine, 3 parts and every region at
+	# every sample give the same counts; only the count times differ.
+	rb sample --source kpageflags $PB --count 7 --interval 10ms \
+	    --scan-rotation 3 --out "$WORK/rot3" --quiet
+	expect_rc 0 "sample --scan-rotation 3"
+	rb sample --source kpageflags $PB --count 7 --interval 10ms \
+	    --scan-rotation 1 --out "$WORK/rot1" --quiet
+	expect_rc 0 "sample --scan-rotation 1"
+	grep -q '"scan_rotation": 3,' "$WORK/rot3/meta.json" &&
+	    grep -q '"counts": "exact in rotation"' "$WORK/rot3/meta.json" &&
+	    grep -q '"rotated_scans": 6,' "$WORK/rot3/meta.json"
+	ok $? "meta.json says 3 parts, 6 rotated scans after the first"
+	cut -d, -f1-16 "$WORK/rot3/samples.csv" >"$WORK/rot3.cut"
+	cut -d, -f1-16 "$WORK/rot1/samples.csv" | sed 's/^[0-9.]*,//' \
+	    >"$WORK/rot1.cut"
+	sed 's/^[0-9.]*,//' "$WORK/rot3.cut" | cmp -s - "$WORK/rot1.cut"
+	ok $? "the rotated counts equal the counts of every region"
+	awk -F, 'NR > 1 && $17 == "" { bad = 1 } NR > 1 && $17 + 0 > $1 + 0 {
+	    bad = 1 } NR > 1 && $17 + 0 < $1 + 0 { old = 1 }
+	    END { exit bad || !old }' "$WORK/rot3/samples.csv"
+	ok $? "every row has counted_at_s, never after t_s, some before"
+	awk -F, 'NR > 1 && $17 != $1 { bad = 1 } END { exit bad }' \
+	    "$WORK/rot1/samples.csv"
+	ok $? "with every region every sample, counted_at_s is t_s"
+	rb analyze "$WORK/rot3"
+	expect_rc 0 "analyze a rotated run"
+	grep '^  empty_regions' "$WORK/out" >"$WORK/rot3.empty"
+	expect_out "exact counts up to [0-9.]+ s old" \
+	    "the data-quality line says how old the counts are"
+	rb analyze "$WORK/rot1"
+	grep '^  empty_regions' "$WORK/out" | cmp -s - "$WORK/rot3.empty"
+	ok $? "empty_regions (twmean included) equal the full scans' truth"
+	! grep -q 'unproven' "$WORK/rot3.empty"
+	ok $? "no unproven regions"
+	rb sample --source kpageflags $PB --count 1 --scan-rotation 0
+	expect_rc 2 "--scan-rotation 0 is refused"
+	expect_err "--scan-rotation" "naming the option"
 fi
 
 done_testing

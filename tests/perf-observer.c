@@ -14,9 +14,24 @@
  *                                   same cost, counted by the kernel, less
  *                                   noisy)
  *
- * for kpageflags (full scans, sample's default), kpageflags_frac05
- * (--scan-fraction 0.05 with a full scan every 10 samples, run's default)
- * and procfs (--source zone, the /proc text sources' cost).  The window
+ * for kpageflags (--scan-rotation 1: every region at every sample),
+ * kpageflags_frac05 (--scan-fraction 0.05 with a full scan every 10
+ * samples: estimates) and procfs (--source zone, the /proc text sources'
+ * cost).  Section "default" measures what a run pays by default, on a
+ * real workload:
+ *
+ *   observer_cost_default_1hz       median over rounds of 1 - with/without
+ *                                   of pagetest's pages per second (one
+ *                                   thread per CPU, 256 MiB a thread,
+ *                                   allocated and freed until the window
+ *                                   ends)
+ *                                   beside `sample --source kpageflags
+ *                                   --interval 1s` with its defaults
+ *                                   (exact counts, the rotation chosen
+ *                                   for the budget); target <= 0.02
+ *   observer_cpu_share_default_1hz  the sampler's CPU share meanwhile
+ *
+ * The window
  * opens once the sampler has written its first sample, so the open and the
  * calibration are not in it, and lasts 10 s: one full scan in ten samples.
  * Needs root for kpageflags; REGIONBENCH names the program
@@ -245,18 +260,112 @@ measure(const char *prog, const char *key, char *const *srcopts, int ncpu,
 	fflush(stdout);
 }
 
-/* Sections: kpageflags, frac05, procfs; all without arguments. */
+/*
+ * pagetest's pages per second over window_ns, one thread per CPU: the
+ * "total" row of `regionbench workload pagetest --format csv`; -1 when it
+ * failed.  *obs_cpu gets the CPU seconds observer obs took meanwhile.
+ */
+static double
+pagetest_rate(const char *prog, int ncpu, uint64_t window_ns, pid_t obs,
+    double *obs_cpu)
+{
+	char size[32], threads[16], dur[32], line[512];
+	char *argv[] = { (char *)prog, "workload", "pagetest", "--size", size,
+	    "--threads", threads, "--duration", dur, "--format",
+	    "csv", NULL };
+	double rate = -1, c0 = obs != 0 ? proc_cpu_s(obs) : 0, v;
+	int fds[2];
+	pid_t pid;
+	FILE *f;
+
+	snprintf(size, sizeof size, "%dM", 256 * ncpu);
+	snprintf(threads, sizeof threads, "%d", ncpu);
+	snprintf(dur, sizeof dur, "%.3fs", (double)window_ns / 1e9);
+	if (pipe(fds) == -1 || (pid = fork()) == -1)
+		die_errno(3, "pagetest");
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 1);
+		execv(prog, argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	if ((f = fdopen(fds[0], "r")) == NULL)
+		die_errno(3, "fdopen");
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "workload,pagetest,total,pages_per_s,%lf",
+		    &v) == 1)
+			rate = v;
+	}
+	fclose(f);
+	while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		;
+	if (obs != 0)
+		*obs_cpu = proc_cpu_s(obs) - c0;
+	return (rate);
+}
+
+/*
+ * run's default scanning against none, on pagetest: interleaved rounds,
+ * the order alternating as in measure().
+ */
+static void
+measure_default(const char *prog, int ncpu, uint64_t window_ns)
+{
+	static char *def[] = { "--source", "kpageflags", NULL };
+	double cost[ROUNDS], share[ROUNDS], without = -1, with, cpu = 0;
+	char dir[4096];
+	const char *tmp = getenv("TMPDIR");
+	pid_t pid;
+	int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		if (i % 2 == 0)
+			without = pagetest_rate(prog, ncpu, window_ns, 0, NULL);
+		snprintf(dir, sizeof dir, "%s/rbperf-obs-default-%ld-%d",
+		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", (long)getpid(),
+		    i);
+		if ((pid = observer_start(prog, dir, def)) == -1) {
+			printf("observer_cost_default_1hz=skipped (sample "
+			    "failed: run `%s sample --count 1 --source "
+			    "kpageflags` to see why)\n", prog);
+			return;
+		}
+		with = pagetest_rate(prog, ncpu, window_ns, pid, &cpu);
+		observer_stop(pid, dir);
+		if (i % 2 == 1)
+			without = pagetest_rate(prog, ncpu, window_ns, 0, NULL);
+		if (with <= 0 || without <= 0) {
+			printf("observer_cost_default_1hz=skipped (pagetest "
+			    "failed: run `%s workload pagetest` to see why)\n",
+			    prog);
+			return;
+		}
+		cost[i] = 1 - with / without;
+		share[i] = cpu / ((double)window_ns / 1e9 * ncpu);
+		fprintf(stderr, "perf-observer: default round %d: %.0f pages/s "
+		    "without, %.0f with, sampler CPU %.2f s\n", i + 1, without,
+		    with, cpu);
+	}
+	printf("observer_cost_default_1hz=%.4f\n", perf_median(cost, ROUNDS));
+	printf("observer_cpu_share_default_1hz=%.4f\n",
+	    perf_median(share, ROUNDS));
+	fflush(stdout);
+}
+
+/* Sections: kpageflags, frac05, procfs, default; all without arguments. */
 int
 main(int argc, char **argv)
 {
-	static char *full[] = { "--source", "kpageflags", NULL };
+	static char *full[] = { "--source", "kpageflags", "--scan-rotation",
+	    "1", NULL };
 	static char *frac[] = { "--source", "kpageflags", "--scan-fraction",
 	    "0.05", "--full-scan-every", "10", NULL };
 	static char *procfs[] = { "--source", "zone", NULL };
 	const char *prog = getenv("REGIONBENCH"), *secs;
 	uint64_t window_ns = 10ULL * 1000000000;
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), i, all = argc < 2;
-	int want[3] = { all, all, all };
+	int want[4] = { all, all, all, all };
 
 	log_set_program("perf-observer");
 	if (ncpu > 256)
@@ -269,10 +378,13 @@ main(int argc, char **argv)
 		want[0] |= strcmp(argv[i], "kpageflags") == 0;
 		want[1] |= strcmp(argv[i], "frac05") == 0;
 		want[2] |= strcmp(argv[i], "procfs") == 0;
+		want[3] |= strcmp(argv[i], "default") == 0;
 	}
-	if ((want[0] || want[1]) && geteuid() != 0)
+	if ((want[0] || want[1] || want[3]) && geteuid() != 0)
 		printf("observer_cost_kpageflags_1hz=skipped (not root)\n");
 	else {
+		if (want[3])
+			measure_default(prog, ncpu, window_ns);
 		if (want[0])
 			measure(prog, "kpageflags", full, ncpu, window_ns);
 		if (want[1])

@@ -84,6 +84,19 @@ for f in zoneinfo buddyinfo snapshot.json time; do
 	[ -s "$R/0002/$f" ]
 	ok $? "sample 2 keeps $f"
 done
+# A replay is of the recording's boot, never of the replaying host's.
+cp -r "$R" "$WORK/rec-boot"
+sed 's/"boot_id": \(null\|"[^"]*"\)/"boot_id": "recorded-boot"/' "$R/system.json" \
+    >"$WORK/rec-boot/system.json"
+rb sample --replay "$WORK/rec-boot" --out "$WORK/rep-boot" --quiet
+expect_rc 0 "replay of a recording from another boot"
+grep -q '"boot_id": "recorded-boot"' "$WORK/rep-boot/meta.json"
+ok $? "the replay keeps the recording's boot_id"
+rm "$WORK/rec-boot/system.json"
+rb sample --replay "$WORK/rec-boot" --out "$WORK/rep-noboot" --quiet
+expect_rc 0 "replay of a recording without system.json"
+grep -q '"boot_id": "unknown"' "$WORK/rep-noboot/meta.json"
+ok $? "without it the boot is unknown, not this host's"
 rb sample --replay "$R" --count 2 --out "$WORK/rep-kpf-2" --quiet
 expect_rc 0 "a replay of the first 2 samples"
 t1=$(cat "$R/0001/time")

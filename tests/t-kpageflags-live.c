@@ -252,6 +252,87 @@ live_anon_huge_kb(pid_t pid)
 }
 
 /*
+ * A child maps 256 MiB and only reads it (in huge pages when thp is set):
+ * every page maps the shared zero page (or the huge zero page), which is
+ * no memory of the child's.  placement must count what VmRSS counts and
+ * report the zero page's mappings apart; page_by_page reads pagemap
+ * without PAGEMAP_SCAN, as on kernels before 6.7.
+ */
+static void
+test_placement_read(int thp, int page_by_page)
+{
+	size_t len = (size_t)LIVE_CHILD_MB << 20;
+	struct placement_result r;
+	struct region_map map;
+	struct placement pl;
+	struct snapshot zones;
+	struct procfile pf;
+	uint64_t rss, want, slack;
+	char tag[64], *cause = NULL, c;
+	volatile char sum = 0;
+	int fds[2], rc;
+	pid_t pid;
+	char *p;
+
+	snprintf(tag, sizeof tag, "read-only placement%s%s", thp ? " (THP)" :
+	    "", page_by_page ? " (page by page)" : "");
+	if (pipe(fds) == -1)
+		return;
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		p = mmap(NULL, len + (2 << 20), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		p = (char *)(((uintptr_t)p + (2 << 20) - 1) &
+		    ~(uintptr_t)((2 << 20) - 1));
+		madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		for (size_t off = 0; off < len; off += 4096)
+			sum += p[off];
+		if (write(fds[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(sum);
+	}
+	close(fds[1]);
+	if (!tap_ok(read(fds[0], &c, 1) == 1, "%s: child read %d MiB", tag,
+	    LIVE_CHILD_MB)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	if (live_region_map(&pf, &zones, &map, tag) != 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	placement_init(&pl, "/proc", &map);
+	pl.no_present_scan = page_by_page;
+	placement_result_init(&r, &map);
+	rc = placement_scan(&pl, pid, &r, &cause);
+	tap_ok(rc == 0 && !r.exited, "%s: scan of the child (%s)", tag,
+	    cause ? cause : "ok");
+	rss = live_rss(pid);
+	want = len / (uint64_t)sysconf(_SC_PAGESIZE);
+	slack = rss / 100 + 64;
+	tap_ok(r.pages <= rss + slack && r.pages + slack >= rss, "%s: "
+	    "resident pages %llu match VmRSS %llu (within 1 %% and 64 pages)",
+	    tag, (unsigned long long)r.pages, (unsigned long long)rss);
+	tap_ok(r.zero_page_mapped >= want * 99 / 100 &&
+	    r.zero_page_mapped <= want, "%s: %llu of the %llu pages read "
+	    "map the zero page, counted apart", tag,
+	    (unsigned long long)r.zero_page_mapped, (unsigned long long)want);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	placement_result_free(&r);
+	placement_free(&pl);
+	region_map_free(&map);
+	snapshot_free(&zones);
+	procfile_free(&pf);
+	close(fds[0]);
+}
+
+/*
  * A child touches 256 MiB (in transparent huge pages when thp is set);
  * placement must find it all, huge pages as their 4 KiB pages.
  */
@@ -449,6 +530,9 @@ main(void)
 	test_free(2);
 	test_placement(0);
 	test_placement(1);
+	test_placement_read(0, 0);
+	test_placement_read(1, 0);
+	test_placement_read(0, 1);
 	test_sparse();
 	return (tap_done());
 }

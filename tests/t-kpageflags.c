@@ -120,6 +120,20 @@ describe_str(struct source *src, json_t *obj, const char *key)
 	return (json_string_value(json_object_get(obj, key)));
 }
 
+/* The same figures in two snapshots, whenever they were counted. */
+static int
+same_figures(struct snapshot *a, struct snapshot *b)
+{
+	int i;
+
+	if (a->nentries != b->nentries)
+		return (0);
+	for (i = 0; i < a->nentries; i++)
+		a->entries[i].counted_ns = b->entries[i].counted_ns = 0;
+	return (memcmp(a->entries, b->entries, a->nentries *
+	    sizeof *a->entries) == 0);
+}
+
 /* Every page of a free block marked BUDDY: the "run" rule is exact. */
 static void
 test_all_pages(void)
@@ -162,23 +176,19 @@ test_all_pages(void)
 	json_decref(obj);
 
 	rc = src.ops->read(&src, &snap2, 0, &cause);
-	tap_ok(rc == 0 && snap2.nentries == snap.nentries &&
-	    memcmp(snap.entries, snap2.entries, snap.nentries *
-	    sizeof *snap.entries) == 0, "all-pages: a second read gives the "
-	    "same snapshot");
+	tap_ok(rc == 0 && same_figures(&snap, &snap2), "all-pages: a second "
+	    "read gives the same snapshot");
 	close_source(&src);
 
 	rc = open_source(&src, tree_all, 256 << 20, 0, NULL, 2, &cause);
 	tap_ok(rc == 0 && src.ops->read(&src, &snap2, 0, &cause) == 0 &&
-	    snap2.nentries == snap.nentries && memcmp(snap.entries,
-	    snap2.entries, snap.nentries * sizeof *snap.entries) == 0,
-	    "two scan threads give the same snapshot as one");
+	    same_figures(&snap, &snap2), "two scan threads give the same "
+	    "snapshot as one");
 	close_source(&src);
 	rc = open_source(&src, tree_all, 256 << 20, 0, NULL, 7, &cause);
 	tap_ok(rc == 0 && src.ops->read(&src, &snap2, 0, &cause) == 0 &&
-	    snap2.nentries == snap.nentries && memcmp(snap.entries,
-	    snap2.entries, snap.nentries * sizeof *snap.entries) == 0,
-	    "seven scan threads give the same snapshot as one");
+	    same_figures(&snap, &snap2), "seven scan threads give the same "
+	    "snapshot as one");
 	close_source(&src);
 	snapshot_free(&snap);
 	snapshot_free(&snap2);
