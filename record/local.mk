@@ -14,5 +14,6 @@ record_librecord_a_SOURCES = \
 	record/runner-phase.c record/runner-show.c record/runner-vacate.c \
 	record/sampler.c record/sampler-ctl.c record/sampler.h \
 	record/session.c record/session.h \
+	record/session-signals.c record/session-signals.h \
 	record/source-cli.c record/source-cli.h \
 	record/suite.c record/suite.h record/suite-find.c record/suite-check.c

@@ -25,7 +25,7 @@
 
 #include "log.h"
 #include "references.h"
-#include "session.h"
+#include "session-signals.h"
 #include "units.h"
 
 static const char *const references_modes[] = { "off", "on", "auto", NULL };

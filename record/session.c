@@ -20,32 +20,6 @@
 #include "session.h"
 #include "units.h"
 
-static volatile sig_atomic_t session_caught;
-
-/* Remember which signal asked us to stop; the loops notice it. */
-static void
-session_on_signal(int sig)
-{
-	session_caught = sig;
-}
-
-/* SIGINT and SIGTERM (and SIGHUP if asked) end the session cleanly. */
-void
-session_catch_signals(int flags)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = session_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (flags & SESSION_SIGHUP)
-		sigaction(SIGHUP, &sa, NULL);
-	if (flags & SESSION_NO_SIGPIPE)
-		signal(SIGPIPE, SIG_IGN);
-}
-
 /*
  * The kernel should kill a workload, never the process that watches it.
  * Lowering needs root with CAP_SYS_RESOURCE, which containers often
@@ -66,20 +40,6 @@ session_protect_from_oom(void)
 		/* Without CAP_SYS_RESOURCE: keep going. */
 	}
 	close(fd);
-}
-
-/* The signal that asked us to stop, or 0. */
-int
-session_signal(void)
-{
-	return (session_caught);
-}
-
-/* The same, for code that must notice it between system calls. */
-volatile sig_atomic_t *
-session_stop_flag(void)
-{
-	return (&session_caught);
 }
 
 /*
@@ -258,7 +218,7 @@ session_close(struct session *s, int code)
 
 	if (strcmp(s->status, "interrupted") == 0)
 		sink_csv_event(&s->sink, t_s, "interrupted",
-		    strsignal(session_caught), s->cfg.end_phase, NULL);
+		    strsignal(session_signal()), s->cfg.end_phase, NULL);
 	sink_csv_event(&s->sink, t_s, "stop", s->status, s->cfg.end_phase,
 	    NULL);
 	if (sink_csv_close(&s->sink, &cause) != 0) {

@@ -13,12 +13,9 @@
 
 #include "references.h"
 #include "sampler.h"
+#include "session-signals.h"
 #include "sink-csv.h"
 #include "source.h"
-
-/* session_catch_signals flags. */
-#define SESSION_SIGHUP		0x1	/* SIGHUP ends it too */
-#define SESSION_NO_SIGPIPE	0x2	/* a closed pipe must not kill it */
 
 struct session_config {
 	const char	*command;	/* "sample", "run": meta and messages */
@@ -52,10 +49,7 @@ struct session {
 	double		 stop_t_s;	/* time of the stop event */
 };
 
-void	 session_catch_signals(int flags);
 void	 session_protect_from_oom(void);
-int	 session_signal(void);
-volatile sig_atomic_t *session_stop_flag(void);
 
 int	 session_open(struct session *s, const struct session_config *cfg,
 	     json_t *phases, char **cause);
