@@ -17,7 +17,6 @@
 
 #include "log.h"
 #include "bind.h"
-#include "workload.h"
 
 static hwloc_topology_t bind_topology;
 static int bind_loaded;

@@ -7,6 +7,13 @@
 
 #include <sched.h>
 
+/* --cpu-bind: how worker threads are placed on CPUs. */
+enum workload_cpu_bind {
+	WORKLOAD_BIND_NONE,
+	WORKLOAD_BIND_COMPACT,
+	WORKLOAD_BIND_SCATTER
+};
+
 int	 bind_core_count(void);
 int	 bind_plan_cpus(int mode, int nthreads, cpu_set_t *sets,
 	     char **cause);

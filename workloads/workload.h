@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bind.h"
 #include "opt.h"
 #include "units.h"
 
@@ -34,12 +35,6 @@
  * next line still cost misses.
  */
 #define WORKLOAD_LINE		128
-
-enum workload_cpu_bind {
-	WORKLOAD_BIND_NONE,
-	WORKLOAD_BIND_COMPACT,
-	WORKLOAD_BIND_SCATTER
-};
 
 enum workload_thp {
 	WORKLOAD_THP_DEFAULT,
