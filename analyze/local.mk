@@ -15,6 +15,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/seed-table.c analyze/seed-table.h \
 	analyze/stats.c analyze/stats.h \
 	analyze/compare.c analyze/compare.h analyze/compare-cell.c \
+	analyze/compare-run.c analyze/compare-run.h \
 	analyze/compare-output.c analyze/compare-output.h \
 	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
 	analyze/gate-output.c analyze/gate-run.c \

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
+#include "compare-run.h"
 #include "log.h"
 #include "store.h"
 

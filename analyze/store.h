@@ -13,7 +13,7 @@
 #ifndef RB_STORE_H
 #define RB_STORE_H
 
-#include "compare.h"
+#include "compare-run.h"
 #include "metrics.h"
 
 #define STORE_DEFAULT_URL	"sqlite:results/regionbench.db"
