@@ -276,7 +276,7 @@ cmd_sample_exec(int argc, char **argv)
 	 */
 	if (!set.quiet && set.replay == NULL && format <= SAMPLE_TEXT &&
 	    (counting = source_counting(&src)) != NULL) {
-		fprintf(stderr, "%s\n", counting);
+		log_infox("%s", counting);
 		free(counting);
 	}
 	if ((system = recording_system(set.replay, cli.proc,

@@ -370,7 +370,7 @@ runner_repetitions(struct runner *r, json_t *system, const char *parent)
 			    r->dir);
 		if (!r->set->quiet && r->rep == 0 && (counting =
 		    source_counting(&r->src)) != NULL) {
-			fprintf(stderr, "%s\n", counting);
+			log_infox("%s", counting);
 			free(counting);
 		}
 		rc = runner_repetition(r, system);
