@@ -25,7 +25,8 @@ TEST_ARCHIVES = bench/libbench.a vm/libvm.a record/librecord.a \
 	workloads/libworkloads.a lib/librb.a
 TEST_LIBS = $(TEST_ARCHIVES) $(RB_LIBS)
 
-EXTRA_DIST += tests/tap.h tests/perf.h tests/cli-lib.sh tests/fixtures tests/data
+EXTRA_DIST += tests/tap.h tests/perf.h tests/fake-runs.h tests/cli-lib.sh \
+	tests/fixtures tests/data
 
 # A unit test of module MODULE is tests/t-MODULE.c (TAP through tests/tap.h)
 # and one name in UNIT_TESTS, in its module's part below.  One GNU make
