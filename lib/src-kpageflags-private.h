@@ -200,4 +200,13 @@ void	 src_kpageflags_detect(struct src_kpageflags *kp);
 void	 src_kpageflags_after(struct src_kpageflags *kp,
 	     struct snapshot *after, struct snapshot *snap);
 
+/* src-kpageflags.c */
+int	 src_kpageflags_cpus(void);
+
+/* src-kpageflags-describe.c */
+double	 src_kpageflags_estimate(const struct source *src, double interval_s,
+	     char **basis, char **advice);
+void	 src_kpageflags_describe(struct source *src, json_t *obj);
+char	*src_kpageflags_counting(const struct source *src);
+
 #endif
