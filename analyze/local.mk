@@ -9,7 +9,8 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/results-rows.c \
 	analyze/metrics.c analyze/metrics.h analyze/metrics-summary.c \
 	analyze/metric-list.c analyze/metric-list.h \
-	analyze/summary.c analyze/summary.h \
+	analyze/summary.c analyze/summary.h analyze/summary-int.h \
+	analyze/summary-table.c analyze/summary-fit.c analyze/summary-style.c \
 	analyze/quality.c analyze/quality.h \
 	analyze/power.c analyze/power.h \
 	analyze/seed-table.c analyze/seed-table.h \
