@@ -32,4 +32,5 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
 	analyze/chart-compare.c analyze/chart-headline.c \
-	analyze/report.c analyze/report.h
+	analyze/report.c analyze/report.h analyze/report-int.h \
+	analyze/report-compare.c
