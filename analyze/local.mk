@@ -18,6 +18,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/compare.c analyze/compare.h analyze/compare-cell.c \
 	analyze/compare-run.c analyze/compare-run.h \
 	analyze/compare-output.c analyze/compare-output.h \
+	analyze/compare-output-int.h analyze/compare-output-data.c \
 	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
 	analyze/gate-output.c analyze/gate-run.c \
 	analyze/store.c analyze/store.h analyze/store-int.h \
