@@ -12,7 +12,6 @@
 #include "compare-output.h"
 #include "compare-output-int.h"
 #include "log.h"
-#include "opt.h"
 #include "output.h"
 #include "summary.h"
 

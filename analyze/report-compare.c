@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "compare.h"
-#include "log.h"
 #include "output.h"
 #include "report.h"
 #include "report-int.h"

@@ -6,14 +6,11 @@
  */
 #include "config.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 #include "opt.h"
-#include "output.h"
 #include "quality.h"
 #include "summary.h"
 #include "summary-int.h"

@@ -7,22 +7,14 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "input-file.h"
 #include "log.h"
-#include "procfs.h"
-#include "topology.h"
 #include "src-kpageflags-private.h"
 #include "units.h"
 

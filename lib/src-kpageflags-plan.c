@@ -7,15 +7,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
