@@ -24,8 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "log.h"
 #include "units.h"
 #include "src-kpageflags-private.h"
