@@ -9,7 +9,8 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/results-rows.c \
 	analyze/metrics.c analyze/metrics.h analyze/metrics-summary.c \
 	analyze/metric-list.c analyze/metric-list.h \
-	analyze/summary.c analyze/summary.h \
+	analyze/summary.c analyze/summary.h analyze/summary-int.h \
+	analyze/summary-table.c analyze/summary-fit.c analyze/summary-style.c \
 	analyze/quality.c analyze/quality.h \
 	analyze/power.c analyze/power.h \
 	analyze/seed-table.c analyze/seed-table.h \
@@ -17,6 +18,7 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/compare.c analyze/compare.h analyze/compare-cell.c \
 	analyze/compare-run.c analyze/compare-run.h \
 	analyze/compare-output.c analyze/compare-output.h \
+	analyze/compare-output-int.h analyze/compare-output-data.c \
 	analyze/gate.c analyze/gate.h analyze/gate-rules.c \
 	analyze/gate-output.c analyze/gate-run.c \
 	analyze/store.c analyze/store.h analyze/store-int.h \
@@ -31,4 +33,5 @@ analyze_libanalyze_a_SOURCES = \
 	analyze/chart-spread.c \
 	analyze/chart-placement.c analyze/chart-seed.c analyze/chart-frag.c \
 	analyze/chart-compare.c analyze/chart-headline.c \
-	analyze/report.c analyze/report.h
+	analyze/report.c analyze/report.h analyze/report-int.h \
+	analyze/report-compare.c

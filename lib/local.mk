@@ -35,7 +35,8 @@ lib_librb_a_SOURCES = \
 	lib/region-map-json.c \
 	lib/src-kpageflags.c lib/src-kpageflags.h \
 	lib/src-kpageflags-private.h lib/src-kpageflags-scan.c \
-	lib/src-kpageflags-check.c \
+	lib/src-kpageflags-check.c lib/src-kpageflags-plan.c \
+	lib/src-kpageflags-describe.c \
 	lib/placement.c lib/placement.h lib/placement-print.c \
 	lib/atomic-file.c lib/atomic-file.h \
 	lib/input-file.c lib/input-file.h \

@@ -178,6 +178,12 @@ void	 src_kpageflags_start_workers(struct src_kpageflags *kp,
 	     long nthreads);
 void	 src_kpageflags_stop_workers(struct src_kpageflags *kp);
 int	 src_kpageflags_run(struct src_kpageflags *kp, char **cause);
+void	 src_kpageflags_scan(struct src_kpageflags_worker *w);
+uint64_t src_kpageflags_rand(uint64_t *state);
+
+/* src-kpageflags-plan.c */
+void	 src_kpageflags_cut(struct src_kpageflags *kp);
+void	 src_kpageflags_estimate_keys(struct src_kpageflags *kp);
 uint64_t src_kpageflags_online(const struct src_kpageflags *kp, uint64_t lo,
 	     uint64_t hi);
 void	 src_kpageflags_calibrate(struct src_kpageflags *kp);
@@ -193,5 +199,14 @@ void	 src_kpageflags_before(struct src_kpageflags *kp,
 void	 src_kpageflags_detect(struct src_kpageflags *kp);
 void	 src_kpageflags_after(struct src_kpageflags *kp,
 	     struct snapshot *after, struct snapshot *snap);
+
+/* src-kpageflags.c */
+int	 src_kpageflags_cpus(void);
+
+/* src-kpageflags-describe.c */
+double	 src_kpageflags_estimate(const struct source *src, double interval_s,
+	     char **basis, char **advice);
+void	 src_kpageflags_describe(struct source *src, json_t *obj);
+char	*src_kpageflags_counting(const struct source *src);
 
 #endif
