@@ -139,7 +139,15 @@ p = sys.argv[1] + "/meta.json"
 d = json.load(open(p))
 d["phases"] = ["sample"] + ["p%d" % i for i in range(100000)]
 json.dump(d, open(p, "w"))' ph
+# The budget is the program's: a sanitized build spends it on its own
+# bookkeeping (it checks every access), so there it is not judged.
+sanitized=""
+grep -q __asan_init "$REGIONBENCH" 2>/dev/null && sanitized=yes
 for cmd in verify analyze compare report; do
+	if [ -n "$sanitized" ]; then
+		ok 0 "# SKIP 100 000 phases: $cmd: CPU budget not judged under the sanitizers"
+		continue
+	fi
 	timeout -s KILL 120 prlimit --cpu=20 -- "$REGIONBENCH" $cmd ph \
 	    >/dev/null 2>&1 </dev/null
 	RC=$?
